@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "calport",
+    products: [
+        .library(
+            name: "CalPort",
+            targets: ["CalendarModel"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    ],
+    targets: [
+        // C bridges: the only places that see C headers.
+        .systemLibrary(name: "CICU", pkgConfig: "icu-uc icu-i18n", providers: [.apt(["libicu-dev"])]),
+        .target(
+            name: "CICUShim",
+            dependencies: ["CICU"],
+            cxxSettings: [.define("U_SHOW_CPLUSPLUS_API", to: "1")],
+            linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icui18n"), .linkedLibrary("icudata")]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+
+        .target(name: "CalendarModel"),
+        .testTarget(name: "BridgeTests", dependencies: ["CICUShim", "CLibXML2"]),
+        .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
+    ],
+    swiftLanguageModes: [.v5],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,56 @@
+/// A nominal duration as RFC 5545 §3.3.6 defines it: weeks and days follow the calendar,
+/// hours, minutes and seconds are exact.
+public struct CalendarDuration: Hashable, Sendable {
+    public var isNegative: Bool
+    public var weeks: Int
+    public var days: Int
+    public var hours: Int
+    public var minutes: Int
+    public var seconds: Int
+
+    public init(isNegative: Bool = false, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0, seconds: Int = 0) {
+        self.isNegative = isNegative
+        self.weeks = weeks
+        self.days = days
+        self.hours = hours
+        self.minutes = minutes
+        self.seconds = seconds
+    }
+
+    /// A duration of exactly `totalSeconds`, spelled in days, hours, minutes and seconds.
+    public init(seconds totalSeconds: Int) {
+        let magnitude = abs(totalSeconds)
+        self.init(
+            isNegative: totalSeconds < 0, days: magnitude / 86_400, hours: magnitude / 3600 % 24,
+            minutes: magnitude / 60 % 60, seconds: magnitude % 60)
+    }
+
+    /// The duration in seconds, counting a day as 86 400 seconds.
+    public var totalSeconds: Int {
+        let magnitude = ((weeks * 7 + days) * 24 + hours) * 3600 + minutes * 60 + seconds
+        return isNegative ? -magnitude : magnitude
+    }
+
+    /// Whole days (weeks included) when the duration has no time part, else nil.
+    public var wholeDays: Int? {
+        guard hours == 0, minutes == 0, seconds == 0 else { return nil }
+        let d = weeks * 7 + days
+        return isNegative ? -d : d
+    }
+}
+
+/// A PERIOD value (RFC 5545 §3.3.9): a start and either an end or a duration.
+public struct CalendarPeriod: Hashable, Sendable {
+    public enum Extent: Hashable, Sendable {
+        case end(CalendarDateTime)
+        case duration(CalendarDuration)
+    }
+
+    public var start: CalendarDateTime
+    public var extent: Extent
+
+    public init(start: CalendarDateTime, extent: Extent) {
+        self.start = start
+        self.extent = extent
+    }
+}

@@ -1,0 +1,76 @@
+/// Bytes in: a file, standard input, or memory. Returns 0 at the end.
+public protocol ByteSource: AnyObject {
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// Bytes out: a temporary file that is renamed on success, standard output, or memory.
+public protocol ByteSink: AnyObject {
+    func write(_ bytes: UnsafeRawBufferPointer) throws
+}
+
+extension ByteSink {
+    /// Writes an array of bytes.
+    public func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+    }
+}
+
+/// How to read: carried as a value into every reader, never global.
+public struct ReadOptions: Sendable {
+    /// The input's name for diagnostics ("-" for standard input).
+    public var sourceName: String
+    /// Strict mode: what lenient mode would repair and warn about is an error.
+    public var strict: Bool
+    /// Settings for one format (e.g. a CSV date pattern), by name.
+    public var formatSettings: [String: String]
+
+    public init(sourceName: String, strict: Bool = false, formatSettings: [String: String] = [:]) {
+        self.sourceName = sourceName
+        self.strict = strict
+        self.formatSettings = formatSettings
+    }
+}
+
+/// How to write.
+public struct WriteOptions: Sendable {
+    /// The output's name for diagnostics.
+    public var destinationName: String
+    /// Settings for one format, by name.
+    public var formatSettings: [String: String]
+
+    public init(destinationName: String, formatSettings: [String: String] = [:]) {
+        self.destinationName = destinationName
+        self.formatSettings = formatSettings
+    }
+}
+
+/// Yields a stream of calendars one element at a time, so memory does not grow with the input.
+public protocol CalendarReader {
+    /// The next element, or nil at the end of the input.
+    mutating func next() throws -> CalendarStreamElement?
+}
+
+/// Consumes a stream of calendar elements.
+public protocol CalendarWriter {
+    mutating func write(_ element: CalendarStreamElement) throws
+    /// Flushes what is buffered; called once after the last element.
+    mutating func finish() throws
+}
+
+/// A calendar format: how to recognize it, read it and write it, and its words for
+/// participants. The registry is the only list of formats.
+public protocol CalendarFormat: Sendable {
+    /// Short unique id used on the command line (`ics`, `json`).
+    var id: String { get }
+    /// File extensions without the dot, lower-case, the preferred one first.
+    var fileExtensions: [String] { get }
+    var mediaType: String { get }
+    /// One line for `calport formats`.
+    var summary: String { get }
+    /// Whether the first bytes of an input look like this format.
+    func sniff(_ prefix: [UInt8]) -> Bool
+    func makeReader(source: ByteSource, options: ReadOptions, log: DiagnosticLog) -> any CalendarReader
+    func makeWriter(sink: ByteSink, options: WriteOptions, log: DiagnosticLog) -> any CalendarWriter
+    /// The format's participant words, when it has any.
+    var vocabulary: ParticipantVocabulary? { get }
+}

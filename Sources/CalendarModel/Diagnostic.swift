@@ -1,0 +1,73 @@
+/// A warning or error with the place in the input it concerns.
+public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
+    public enum Severity: String, Hashable, Sendable {
+        case warning, error
+    }
+
+    public var severity: Severity
+    /// The input's name as the user gave it ("-" for standard input).
+    public var file: String
+    /// 1-based line (or CSV row); nil when the place is not a line.
+    public var line: Int?
+    /// A place that is not a line: an XML path, a JSON pointer, a CSV column.
+    public var location: String?
+    public var message: String
+
+    public init(severity: Severity, file: String, line: Int? = nil, location: String? = nil, message: String) {
+        self.severity = severity
+        self.file = file
+        self.line = line
+        self.location = location
+        self.message = message
+    }
+
+    /// `file:line: severity: message`, the shape compilers use, so editors can jump to it.
+    public var description: String {
+        var place = file
+        if let line { place += ":\(line)" }
+        if let location { place += ":\(location)" }
+        return "\(place): \(severity.rawValue): \(message)"
+    }
+}
+
+/// A failure that stops reading or writing, with its place.
+public struct CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Which exit status the failure deserves (sysexits.h, as the CLI reports them).
+    public enum Kind: Hashable, Sendable {
+        case data, inputMissing, cannotCreateOutput, io, usage
+    }
+
+    public var kind: Kind
+    public var diagnostic: Diagnostic
+
+    public init(_ kind: Kind, file: String, line: Int? = nil, location: String? = nil, _ message: String) {
+        self.kind = kind
+        self.diagnostic = Diagnostic(severity: .error, file: file, line: line, location: location, message: message)
+    }
+
+    public var description: String { diagnostic.description }
+}
+
+/// Collects the warnings of a run; readers report lenient repairs here, so nothing is
+/// repaired silently.
+public final class DiagnosticLog: @unchecked Sendable {
+    private var storage: [Diagnostic] = []
+    /// Called on every diagnostic as it is reported (e.g. to print it at once).
+    public var onReport: ((Diagnostic) -> Void)?
+
+    public init(onReport: ((Diagnostic) -> Void)? = nil) {
+        self.onReport = onReport
+    }
+
+    public func report(_ diagnostic: Diagnostic) {
+        storage.append(diagnostic)
+        onReport?(diagnostic)
+    }
+
+    public func warning(file: String, line: Int? = nil, location: String? = nil, _ message: String) {
+        report(Diagnostic(severity: .warning, file: file, line: line, location: location, message: message))
+    }
+
+    public var diagnostics: [Diagnostic] { storage }
+    public var warningCount: Int { storage.filter { $0.severity == .warning }.count }
+}

@@ -1,0 +1,44 @@
+/// The formats calport knows, by id and by extension. Built once from an explicit list
+/// (see `Conversion`'s registration); a duplicate id is a programming error reported loudly.
+public struct FormatRegistry: Sendable {
+    public enum RegistrationError: Error, CustomStringConvertible {
+        case duplicateID(String)
+
+        public var description: String {
+            switch self {
+            case .duplicateID(let id): "format id '\(id)' is registered twice"
+            }
+        }
+    }
+
+    /// Formats in registration order.
+    public let formats: [any CalendarFormat]
+
+    public init(_ formats: [any CalendarFormat]) throws {
+        var seen = Set<String>()
+        for format in formats where !seen.insert(format.id).inserted {
+            throw RegistrationError.duplicateID(format.id)
+        }
+        self.formats = formats
+    }
+
+    /// The format with an id, case-insensitive.
+    public func format(id: String) -> (any CalendarFormat)? {
+        let wanted = id.lowercased()
+        return formats.first { $0.id == wanted }
+    }
+
+    /// The first format claiming a file extension (without the dot).
+    public func format(forExtension ext: String) -> (any CalendarFormat)? {
+        let wanted = ext.lowercased()
+        return formats.first { $0.fileExtensions.contains(wanted) }
+    }
+
+    /// The first format whose sniffer accepts the input's first bytes.
+    public func format(sniffing prefix: [UInt8]) -> (any CalendarFormat)? {
+        formats.first { $0.sniff(prefix) }
+    }
+
+    /// Every registered participant vocabulary, in registration order.
+    public var vocabularies: [ParticipantVocabulary] { formats.compactMap(\.vocabulary) }
+}

@@ -1,0 +1,72 @@
+/// One format's words for participant roles, statuses and types. Formats register their
+/// vocabulary with the format registry, so the mapping is written once per format and printed
+/// in one table (`calport formats --vocabulary`), never scattered through readers and writers.
+public struct ParticipantVocabulary: Sendable {
+    /// The format id this vocabulary belongs to.
+    public var formatID: String
+    /// What the words are (e.g. "ROLE", "PARTSTAT", "CUTYPE").
+    public var roleField: String
+    public var statusField: String
+    public var typeField: String
+    /// Word for each EventKit value this format can express; the first entry for a value is the
+    /// one written, later ones are accepted when reading.
+    public var roles: [(ParticipantRole, String)]
+    public var statuses: [(ParticipantStatus, String)]
+    public var types: [(ParticipantType, String)]
+    /// Whether words compare case-insensitively.
+    public var caseInsensitive: Bool
+
+    public init(
+        formatID: String, roleField: String, statusField: String, typeField: String,
+        roles: [(ParticipantRole, String)], statuses: [(ParticipantStatus, String)],
+        types: [(ParticipantType, String)], caseInsensitive: Bool = true
+    ) {
+        self.formatID = formatID
+        self.roleField = roleField
+        self.statusField = statusField
+        self.typeField = typeField
+        self.roles = roles
+        self.statuses = statuses
+        self.types = types
+        self.caseInsensitive = caseInsensitive
+    }
+
+    private func same(_ a: String, _ b: String) -> Bool {
+        caseInsensitive ? a.caseInsensitiveCompare(b) : a == b
+    }
+
+    /// The role a word names; an unknown word becomes `.other(word)` so it is kept.
+    public func role(for word: String) -> ParticipantRole {
+        roles.first { same($0.1, word) }?.0 ?? .other(word)
+    }
+
+    public func status(for word: String) -> ParticipantStatus {
+        statuses.first { same($0.1, word) }?.0 ?? .other(word)
+    }
+
+    public func type(for word: String) -> ParticipantType {
+        types.first { same($0.1, word) }?.0 ?? .other(word)
+    }
+
+    /// The word to write for a role, or nil when this format cannot express it.
+    public func word(for role: ParticipantRole) -> String? {
+        if case .other(let word) = role { return word }
+        return roles.first { $0.0 == role }?.1
+    }
+
+    public func word(for status: ParticipantStatus) -> String? {
+        if case .other(let word) = status { return word }
+        return statuses.first { $0.0 == status }?.1
+    }
+
+    public func word(for type: ParticipantType) -> String? {
+        if case .other(let word) = type { return word }
+        return types.first { $0.0 == type }?.1
+    }
+}
+
+extension String {
+    fileprivate func caseInsensitiveCompare(_ other: String) -> Bool {
+        count == other.count && uppercased() == other.uppercased()
+    }
+}

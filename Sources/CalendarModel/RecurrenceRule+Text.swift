@@ -1,0 +1,201 @@
+// RFC 5545 §3.3.10's text form is the lingua franca of recurrence rules: ICS writes it, and
+// CSV, EventKit descriptions and Exchange exports quote it. It lives with the model for that
+// reason; jCal, xCal and JSCalendar map the structured fields instead.
+
+extension RecurrenceRule {
+    /// A rule that does not parse or breaks RFC 5545's constraints.
+    public struct SyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// Parses `FREQ=WEEKLY;BYDAY=MO,WE;UNTIL=20240101T000000Z`. Part names are case-insensitive;
+    /// unknown `X-` parts are kept in `extensionParts`.
+    public init(rfc5545 text: String) throws {
+        var frequency: Frequency?
+        var rule = RecurrenceRule(frequency: .daily)
+        var seen = Set<String>()
+        func fail(_ message: String) -> SyntaxError { SyntaxError(message: "RRULE \(text): \(message)") }
+        func ints(_ value: String, _ name: String, _ range: ClosedRange<Int>, zero: Bool = false) throws -> [Int] {
+            try value.split(separator: ",", omittingEmptySubsequences: false).map { part in
+                guard let n = Int(part.trimmingSpaces), range.contains(n), zero || n != 0 else {
+                    throw fail("\(name) value '\(part)' is out of range \(range)")
+                }
+                return n
+            }
+        }
+        for part in text.split(separator: ";", omittingEmptySubsequences: true) {
+            guard let eq = part.firstIndex(of: "=") else { throw fail("part '\(part)' has no '='") }
+            let name = part[..<eq].trimmingSpaces.uppercased()
+            let value = String(part[part.index(after: eq)...]).trimmingSpaces
+            if !name.hasPrefix("X-") && !seen.insert(name).inserted { throw fail("\(name) appears twice") }
+            switch name {
+            case "FREQ":
+                guard let f = Frequency(rawValue: value.uppercased()) else { throw fail("unknown FREQ '\(value)'") }
+                frequency = f
+            case "INTERVAL":
+                guard let n = Int(value), n >= 1 else { throw fail("INTERVAL must be a positive integer") }
+                rule.interval = n
+                rule.intervalWasExplicit = true
+            case "COUNT":
+                guard let n = Int(value), n >= 1 else { throw fail("COUNT must be a positive integer") }
+                if case .until = rule.end { throw fail("UNTIL and COUNT must not both appear") }
+                rule.end = .count(n)
+            case "UNTIL":
+                guard let d = CalendarDateTime(basicISO: value) else { throw fail("UNTIL '\(value)' is not a date or date-time") }
+                if case .count = rule.end { throw fail("UNTIL and COUNT must not both appear") }
+                rule.end = .until(d)
+            case "BYSECOND": rule.bySecond = try ints(value, name, 0...60, zero: true)
+            case "BYMINUTE": rule.byMinute = try ints(value, name, 0...59, zero: true)
+            case "BYHOUR": rule.byHour = try ints(value, name, 0...23, zero: true)
+            case "BYMONTHDAY": rule.daysOfTheMonth = try ints(value, name, -31...31)
+            case "BYYEARDAY": rule.daysOfTheYear = try ints(value, name, -366...366)
+            case "BYWEEKNO": rule.weeksOfTheYear = try ints(value, name, -53...53)
+            case "BYSETPOS": rule.setPositions = try ints(value, name, -366...366)
+            case "BYMONTH":
+                rule.months = try value.split(separator: ",", omittingEmptySubsequences: false).map { raw in
+                    var s = raw.trimmingSpaces.uppercased()
+                    let leap = s.hasSuffix("L")
+                    if leap { s.removeLast() }
+                    guard let n = Int(s), (1...13).contains(n) else { throw fail("BYMONTH value '\(raw)' is out of range 1...12") }
+                    return Month(n, isLeap: leap)
+                }
+            case "BYDAY":
+                rule.daysOfTheWeek = try value.split(separator: ",", omittingEmptySubsequences: false).map { raw in
+                    let s = raw.trimmingSpaces.uppercased()
+                    guard s.count >= 2, let day = Weekday(code: String(s.suffix(2))) else {
+                        throw fail("BYDAY value '\(raw)' is not a weekday")
+                    }
+                    let ordinalText = s.dropLast(2)
+                    var ordinal = 0
+                    if !ordinalText.isEmpty {
+                        guard let n = Int(ordinalText.hasPrefix("+") ? String(ordinalText.dropFirst()) : String(ordinalText)),
+                            n != 0, (-53...53).contains(n)
+                        else { throw fail("BYDAY ordinal in '\(raw)' is out of range") }
+                        ordinal = n
+                    }
+                    return DayOfWeek(day, weekNumber: ordinal)
+                }
+            case "WKST":
+                guard let day = Weekday(code: value) else { throw fail("WKST '\(value)' is not a weekday") }
+                rule.firstDayOfTheWeek = day
+            case "RSCALE": rule.scale = value.uppercased()
+            case "SKIP": rule.skip = value.uppercased()
+            default:
+                rule.extensionParts.append((name: name, value: value))
+            }
+        }
+        guard let frequency else { throw fail("FREQ is missing") }
+        rule.frequency = frequency
+        self = rule
+    }
+
+    /// Constraint problems RFC 5545 §3.3.10 names, for a reader's diagnostics.
+    public var validationProblems: [String] {
+        var problems: [String] = []
+        let hasOtherBy = !bySecond.isEmpty || !byMinute.isEmpty || !byHour.isEmpty || !daysOfTheWeek.isEmpty
+            || !daysOfTheMonth.isEmpty || !daysOfTheYear.isEmpty || !weeksOfTheYear.isEmpty || !months.isEmpty
+        if !setPositions.isEmpty && !hasOtherBy { problems.append("BYSETPOS needs another BYxxx part") }
+        if !weeksOfTheYear.isEmpty && frequency != .yearly { problems.append("BYWEEKNO is only valid with FREQ=YEARLY") }
+        if !daysOfTheYear.isEmpty && [.daily, .weekly, .monthly].contains(frequency) {
+            problems.append("BYYEARDAY is not valid with FREQ=\(frequency.rawValue)")
+        }
+        if !daysOfTheMonth.isEmpty && frequency == .weekly { problems.append("BYMONTHDAY is not valid with FREQ=WEEKLY") }
+        if daysOfTheWeek.contains(where: { $0.weekNumber != 0 })
+            && !(frequency == .monthly || (frequency == .yearly && weeksOfTheYear.isEmpty))
+        {
+            problems.append("BYDAY ordinals need FREQ=MONTHLY or FREQ=YEARLY without BYWEEKNO")
+        }
+        return problems
+    }
+
+    /// The canonical text: FREQ first, then the parts in RFC 5545's order.
+    public var rfc5545Text: String {
+        var parts: [String] = []
+        if let scale { parts.append("RSCALE=\(scale)") }
+        parts.append("FREQ=\(frequency.rawValue)")
+        switch end {
+        case .until(let d): parts.append("UNTIL=\(d.basicISO)")
+        case .count(let n): parts.append("COUNT=\(n)")
+        case nil: break
+        }
+        if interval != 1 || intervalWasExplicit { parts.append("INTERVAL=\(interval)") }
+        func list(_ name: String, _ values: [Int]) {
+            if !values.isEmpty { parts.append("\(name)=" + values.map(String.init).joined(separator: ",")) }
+        }
+        list("BYSECOND", bySecond)
+        list("BYMINUTE", byMinute)
+        list("BYHOUR", byHour)
+        if !daysOfTheWeek.isEmpty {
+            parts.append("BYDAY=" + daysOfTheWeek.map { ($0.weekNumber != 0 ? String($0.weekNumber) : "") + $0.weekday.code }.joined(separator: ","))
+        }
+        list("BYMONTHDAY", daysOfTheMonth)
+        list("BYYEARDAY", daysOfTheYear)
+        list("BYWEEKNO", weeksOfTheYear)
+        if !months.isEmpty { parts.append("BYMONTH=" + months.map { "\($0.number)" + ($0.isLeap ? "L" : "") }.joined(separator: ",")) }
+        list("BYSETPOS", setPositions)
+        if let firstDayOfTheWeek { parts.append("WKST=\(firstDayOfTheWeek.code)") }
+        if let skip { parts.append("SKIP=\(skip)") }
+        for part in extensionParts { parts.append("\(part.name)=\(part.value)") }
+        return parts.joined(separator: ";")
+    }
+}
+
+extension CalendarDateTime {
+    /// Parses RFC 5545's basic forms: `20240501`, `20240501T090000`, `20240501T090000Z`.
+    /// The result is floating unless it ends in Z.
+    public init?(basicISO text: String) {
+        let b = Array(text.utf8)
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= b.count else { return nil }
+            var n = 0
+            for i in from..<(from + count) {
+                let c = b[i]
+                guard c >= 48 && c <= 57 else { return nil }
+                n = n * 10 + Int(c - 48)
+            }
+            return n
+        }
+        guard b.count == 8 || b.count == 15 || b.count == 16, let y = number(0, 4), let m = number(4, 2), let d = number(6, 2)
+        else { return nil }
+        let date = CalendarDate(year: y, month: m, day: d)
+        guard date.isValid else { return nil }
+        if b.count == 8 {
+            self.init(date: date)
+            return
+        }
+        guard b[8] == UInt8(ascii: "T") || b[8] == UInt8(ascii: "t"), let h = number(9, 2), let mi = number(11, 2), let s = number(13, 2) else { return nil }
+        let time = TimeOfDay(hour: h, minute: mi, second: s)
+        guard time.isValid else { return nil }
+        var reference = TimeReference.floating
+        if b.count == 16 {
+            guard b[15] == UInt8(ascii: "Z") || b[15] == UInt8(ascii: "z") else { return nil }
+            reference = .utc
+        }
+        self.init(date: date, time: time, reference: reference)
+    }
+
+    /// RFC 5545's basic form; zoned values print their wall time (the zone travels in TZID).
+    public var basicISO: String {
+        func pad(_ n: Int, _ width: Int) -> String {
+            let s = String(abs(n))
+            return (n < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        var s = pad(date.year, 4) + pad(date.month, 2) + pad(date.day, 2)
+        if let time {
+            s += "T" + pad(time.hour, 2) + pad(time.minute, 2) + pad(time.second, 2)
+            if reference == .utc { s += "Z" }
+        }
+        return s
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: String {
+        String(self.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}
+
+extension String {
+    fileprivate var trimmingSpaces: String { Substring(self).trimmingSpaces }
+}
