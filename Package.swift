@@ -6,7 +6,8 @@ let package = Package(
     products: [
         .library(
             name: "CalPort",
-            targets: ["CalendarModel"]),
+            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion"]),
+        .executable(name: "calport", targets: ["calport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -22,8 +23,18 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
         .target(name: "CalendarModel"),
+        .target(name: "ICalendarData", dependencies: ["CalendarModel"]),
+        .target(name: "ICSFormat", dependencies: ["CalendarModel", "ICalendarData"], path: "Sources/Formats/ICS"),
+        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat"]),
+        .executableTarget(
+            name: "calport",
+            dependencies: ["Conversion", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "BridgeTests", dependencies: ["CICUShim", "CLibXML2"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
+        .testTarget(
+            name: "ICSFormatTests", dependencies: ["ICSFormat", "ICalendarData", "Conversion"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(name: "ConversionTests", dependencies: ["Conversion"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17
