@@ -31,10 +31,13 @@ let package = Package(
             dependencies: ["Conversion", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "BridgeTests", dependencies: ["CICUShim", "CLibXML2"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
+        .target(
+            name: "CalendarTestSupport", dependencies: ["CalendarModel", "ICSFormat", "Conversion"],
+            path: "Tests/CalendarTestSupport"),
         .testTarget(
-            name: "ICSFormatTests", dependencies: ["ICSFormat", "ICalendarData", "Conversion"],
+            name: "ICSFormatTests", dependencies: ["ICSFormat", "ICalendarData", "Conversion", "CalendarTestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "ConversionTests", dependencies: ["Conversion"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ConversionTests", dependencies: ["Conversion", "CalendarTestSupport"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17
