@@ -6,7 +6,7 @@ let package = Package(
     products: [
         .library(
             name: "CalPort",
-            targets: ["CalendarModel"]),
+            targets: ["CalendarModel", "JSONCoding", "JSONFormat"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -22,8 +22,13 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
         .target(name: "CalendarModel"),
+        .target(name: "JSONCoding", dependencies: ["CalendarModel"], path: "Sources/Formats/JSONCoding"),
+        .target(name: "JSONFormat", dependencies: ["CalendarModel", "JSONCoding"], path: "Sources/Formats/JSON"),
         .testTarget(name: "BridgeTests", dependencies: ["CICUShim", "CLibXML2"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
+        .testTarget(
+            name: "JSONFormatTests", dependencies: ["JSONFormat", "JSONCoding", "CalendarModel"],
+            resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17
