@@ -13,7 +13,8 @@ public struct JSONParser {
     private var atEndOfSource = false
     private var startSeen = false
     /// Whether a separator is still owed before the next element or member, per open container.
-    private var containerStack: [(isObject: Bool, hasElements: Bool)] = []
+    /// `separated`: an array's comma was already consumed by `hasNextElement`.
+    private var containerStack: [(isObject: Bool, hasElements: Bool, separated: Bool)] = []
     /// 1-based line of the next unread byte.
     public private(set) var line = 1
     /// Nesting deeper than this is refused: it only happens in hostile input, and recursion
@@ -95,22 +96,23 @@ public struct JSONParser {
     /// Consumes the separator owed before a value in the innermost container, if any.
     private mutating func separateElement() throws {
         guard let top = containerStack.last, !top.isObject else { return }
-        if top.hasElements { try expect(UInt8(ascii: ","), "','") }
+        if top.hasElements && !top.separated { try expect(UInt8(ascii: ","), "','") }
         containerStack[containerStack.count - 1].hasElements = true
+        containerStack[containerStack.count - 1].separated = false
     }
 
     /// Consumes `{` and enters the object.
     public mutating func beginObject() throws {
         try separateElement()
         try expect(UInt8(ascii: "{"), "'{'")
-        containerStack.append((true, false))
+        containerStack.append((true, false, false))
     }
 
     /// Consumes `[` and enters the array.
     public mutating func beginArray() throws {
         try separateElement()
         try expect(UInt8(ascii: "["), "'['")
-        containerStack.append((false, false))
+        containerStack.append((false, false, false))
     }
 
     /// The next member name of the current object (its `:` consumed), or nil after consuming
@@ -139,10 +141,18 @@ public struct JSONParser {
         guard let top = containerStack.last, !top.isObject else { throw error("internal: not inside an array") }
         try skipWhitespace()
         guard let b = try peekByte() else { throw error("unexpected end of input inside an array") }
-        if b == UInt8(ascii: "]") {
+        if b == UInt8(ascii: "]") && !top.separated {
             _ = try nextByte()
             containerStack.removeLast()
             return false
+        }
+        if top.hasElements && !top.separated {
+            try expect(UInt8(ascii: ","), "',' or ']'")
+            containerStack[containerStack.count - 1].separated = true
+            // Skipping to the element makes `line` the line the element starts on.
+            try skipWhitespace()
+            guard let next = try peekByte() else { throw error("unexpected end of input inside an array") }
+            if next == UInt8(ascii: "]") { throw error("trailing comma before ']'") }
         }
         return true
     }

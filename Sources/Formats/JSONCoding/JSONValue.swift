@@ -1,7 +1,9 @@
+import CalendarModel
+
 /// A parsed JSON value that keeps what a calendar converter needs and Foundation loses:
 /// member order, and numbers as their literal text (so integers stay integers and every
 /// double round-trips exactly).
-public enum JSONValue: Equatable, Sendable {
+public enum JSONValue: Equatable, Sendable, CustomStringConvertible {
     case null
     case bool(Bool)
     /// The number exactly as written (`-12`, `3.5e2`).
@@ -44,6 +46,13 @@ public enum JSONValue: Equatable, Sendable {
     public var objectValue: JSONObject? {
         if case .object(let o) = self { return o }
         return nil
+    }
+
+    /// The value as compact JSON text, for messages.
+    public var description: String {
+        var out = JSONOutput(sink: DiscardingSink())
+        out.value(self)
+        return String(decoding: out.bytes, as: UTF8.self)
     }
 
     /// The JSON type's name, for error messages.
@@ -106,4 +115,9 @@ public struct JSONObject: Equatable, Sendable {
 
     /// The member names in order.
     public var keys: [String] { members.map(\.key) }
+}
+
+/// A sink for `JSONOutput`s that are only read through `bytes`.
+private final class DiscardingSink: ByteSink {
+    func write(_ bytes: UnsafeRawBufferPointer) throws {}
 }
