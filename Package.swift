@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "CalendarModel"),
         .target(name: "ICalendarData", dependencies: ["CalendarModel"]),
         .target(name: "ICSFormat", dependencies: ["CalendarModel", "ICalendarData"], path: "Sources/Formats/ICS"),
-        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat"]),
+        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat", "JSONFormat"]),
         .executableTarget(
             name: "calport",
             dependencies: ["Conversion", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "JSONCoding", dependencies: ["CalendarModel"], path: "Sources/Formats/JSONCoding"),
         .target(name: "JSONFormat", dependencies: ["CalendarModel", "JSONCoding"], path: "Sources/Formats/JSON"),
         .testTarget(
-            name: "JSONFormatTests", dependencies: ["JSONFormat", "JSONCoding", "CalendarModel"],
+            name: "JSONFormatTests", dependencies: ["JSONFormat", "JSONCoding", "CalendarModel", "CalendarTestSupport", "Conversion"],
             resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],

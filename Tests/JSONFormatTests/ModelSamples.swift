@@ -76,6 +76,7 @@ enum ModelSamples {
         var i = CalendarItem(uid: "uid-1@example.com", title: "Planning\t\"Q3\" ✓", start: dt(2024, 5, 1, 9, 30, 15, berlin))
         i.location = "Room 1"
         i.structuredLocation = fullLocation
+        i.geo = GeoCoordinate(latitude: -33.8688, longitude: 151.2093)
         i.notes = "Line 1\nLine 2\r\n\u{1}"
         i.url = "https://example.com/e/1"
         i.status = .other("confirmed")
@@ -120,6 +121,7 @@ enum ModelSamples {
         c.method = "PUBLISH"
         c.properties = [Property(name: "X-WR-RELCALID", parameters: [Parameter("X-Q", "1")], value: .unknown(type: nil, literal: "abc"))]
         c.propertyParameters = ["COLOR": [Parameter("X-APPLE", "yes")]]
+        c.spellings = ["title": "NAME", "color": "COLOR"]
         return c
     }
 

@@ -480,20 +480,30 @@ extension JSONOutput {
         endArray()
     }
 
-    /// The fields every item shares, written inside the item's object; `startName` is
-    /// EventKit's name for the start (`startDate` for events, `startDateComponents` is
-    /// EventKit's for reminders, but one name reads better: both use `startDate`).
+    /// The identifying fields every item shares, written first so a reader of the text sees
+    /// what the item is before its details. Events and reminders both call the start
+    /// `startDate` (EventKit says `startDateComponents` for reminders; one name is easier to query).
     mutating func itemFields(_ i: CalendarItem, vocabulary: ParticipantVocabulary) {
         stringField("uid", i.uid)
         stringField("title", i.title)
         dateTimeField("startDate", i.start)
     }
 
+    /// The rest of the shared item fields, after the event's or reminder's own.
     mutating func itemTrailingFields(_ i: CalendarItem, vocabulary: ParticipantVocabulary) {
         stringField("location", i.location)
         if let l = i.structuredLocation {
             key("structuredLocation")
             structuredLocation(l)
+        }
+        if let g = i.geo {
+            key("geo")
+            beginObject()
+            key("latitude")
+            double(g.latitude)
+            key("longitude")
+            double(g.longitude)
+            endObject()
         }
         stringField("notes", i.notes)
         stringField("url", i.url)
@@ -630,6 +640,15 @@ extension JSONOutput {
         stringField("method", c.method)
         propertiesField("properties", c.properties)
         propertyParametersField(c.propertyParameters)
+        if !c.spellings.isEmpty {
+            key("spellings")
+            beginObject()
+            for field in c.spellings.keys.sorted() {
+                key(field)
+                string(c.spellings[field]!)
+            }
+            endObject()
+        }
         endObject()
     }
 }

@@ -405,6 +405,12 @@ struct NativeJSONDecoder {
         var i = CalendarItem(uid: try f.string("uid"), title: try f.string("title"), start: try f.dateTime("startDate"))
         i.location = try f.string("location")
         if let l = f.raw("structuredLocation") { i.structuredLocation = try structuredLocation(l, f.sub("structuredLocation")) }
+        if let g = f.raw("geo") {
+            let gf = try fields(g, f.sub("geo"))
+            guard let lat = gf.raw("latitude"), let lon = gf.raw("longitude") else { throw fail(gf.path, "geo needs latitude and longitude") }
+            i.geo = GeoCoordinate(latitude: try double(lat, gf.sub("latitude")), longitude: try double(lon, gf.sub("longitude")))
+            try gf.finish()
+        }
         i.notes = try f.string("notes")
         i.url = try f.string("url")
         i.status = try f.openWord(
@@ -497,6 +503,10 @@ struct NativeJSONDecoder {
         c.method = try f.string("method")
         c.properties = try properties(f)
         c.propertyParameters = try propertyParameters(f)
+        if let v = f.raw("spellings") {
+            let sf = try fields(v, f.sub("spellings"))
+            for k in sf.object.keys { c.spellings[k] = try sf.requiredString(k) }
+        }
         try f.finish()
         return c
     }
