@@ -6,7 +6,7 @@ let package = Package(
     products: [
         .library(
             name: "CalPort",
-            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion"]),
+            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat"]),
         .executable(name: "calport", targets: ["calport"]),
     ],
     dependencies: [
@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "CalendarModel"),
         .target(name: "ICalendarData", dependencies: ["CalendarModel"]),
         .target(name: "ICSFormat", dependencies: ["CalendarModel", "ICalendarData"], path: "Sources/Formats/ICS"),
-        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat"]),
+        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat", "JSONFormat"]),
         .executableTarget(
             name: "calport",
             dependencies: ["Conversion", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -38,6 +38,11 @@ let package = Package(
             name: "ICSFormatTests", dependencies: ["ICSFormat", "ICalendarData", "Conversion", "CalendarTestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "ConversionTests", dependencies: ["Conversion", "ICSFormat", "CalendarTestSupport"]),
+        .target(name: "JSONCoding", dependencies: ["CalendarModel"], path: "Sources/Formats/JSONCoding"),
+        .target(name: "JSONFormat", dependencies: ["CalendarModel", "JSONCoding"], path: "Sources/Formats/JSON"),
+        .testTarget(
+            name: "JSONFormatTests", dependencies: ["JSONFormat", "JSONCoding", "CalendarModel", "CalendarTestSupport", "Conversion"],
+            resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17
