@@ -71,3 +71,14 @@ extension String {
         count == other.count && uppercased() == other.uppercased()
     }
 }
+
+extension ParticipantVocabulary {
+    /// EventKit's display names ("Non Participant", "In Process", "Room"): the words EventKit
+    /// apps show, which `--map` files and CSV exports of EventKit data use.
+    public static let eventKit = ParticipantVocabulary(
+        formatID: "eventkit", roleField: "EKParticipantRole", statusField: "EKParticipantStatus",
+        typeField: "EKParticipantType",
+        roles: ParticipantRole.eventKitCases.map { ($0, $0.eventKitName) },
+        statuses: ParticipantStatus.eventKitCases.map { ($0, $0.eventKitName) },
+        types: ParticipantType.eventKitCases.map { ($0, $0.eventKitName) })
+}

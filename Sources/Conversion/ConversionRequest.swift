@@ -13,15 +13,32 @@ public struct ConversionRequest: Sendable {
     public var strict: Bool
     /// Settings passed to formats (e.g. a CSV locale).
     public var formatSettings: [String: String]
+    /// Participant words added or changed for this run (`--map`).
+    public var vocabularyOverrides: VocabularyOverrides
+    /// What to do with birthday calendars (`--birthdays`).
+    public var birthdays: BirthdayHandling
+    /// The rule for February 29 birthdays in common years (`--leap-day`); nil keeps the source's.
+    public var leapDay: LeapDayRule?
+    /// What to do with subscription calendars (`--subscriptions`).
+    public var subscriptions: SubscriptionHandling
+    /// Write onto a calendar that does not allow modifications (`--force`).
+    public var force: Bool
 
     public init(inputs: [String], output: String? = nil, inputFormat: String? = nil, outputFormat: String? = nil,
-                strict: Bool = false, formatSettings: [String: String] = [:]) {
+                strict: Bool = false, formatSettings: [String: String] = [:],
+                vocabularyOverrides: VocabularyOverrides = .none, birthdays: BirthdayHandling = .keep,
+                leapDay: LeapDayRule? = nil, subscriptions: SubscriptionHandling = .keep, force: Bool = false) {
         self.inputs = inputs
         self.output = output
         self.inputFormat = inputFormat
         self.outputFormat = outputFormat
         self.strict = strict
         self.formatSettings = formatSettings
+        self.vocabularyOverrides = vocabularyOverrides
+        self.birthdays = birthdays
+        self.leapDay = leapDay
+        self.subscriptions = subscriptions
+        self.force = force
     }
 
     /// Whether the output goes to standard output.

@@ -23,6 +23,10 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
+    @OptionGroup var kinds: CalendarKindOptions
+
+    @OptionGroup var vocabulary: VocabularyOptions
+
     func validate() throws {
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input can be read only once") }
         if (output == nil || output == "-") && to == nil {
@@ -32,8 +36,11 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         let log = common.makeLog()
-        let request = ConversionRequest(inputs: inputs, output: output, inputFormat: from, outputFormat: to, strict: common.strict)
         do {
+            let request = ConversionRequest(
+                inputs: inputs, output: output, inputFormat: from, outputFormat: to, strict: common.strict,
+                vocabularyOverrides: try vocabulary.mapFile.map { try VocabularyMapFile.load(path: $0) } ?? .none,
+                birthdays: kinds.birthdays, leapDay: kinds.leapDay, subscriptions: kinds.subscriptions, force: kinds.force)
             try Converter().run(request, log: log)
         } catch let error as CalendarError {
             throw ExitStatus.report(error)

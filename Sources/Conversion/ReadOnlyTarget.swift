@@ -1,0 +1,63 @@
+import CalendarModel
+
+/// Refuses to write onto a calendar that does not allow modifications (a birthday or
+/// subscription calendar, or one its source marks read-only), as EventKit refuses to save
+/// into one, unless the user forces it.
+public struct ReadOnlyTarget: Sendable {
+    public let converter: Converter
+
+    public init(converter: Converter) {
+        self.converter = converter
+    }
+
+    /// The first calendar in an existing output file that does not allow modifications; nil
+    /// when there is none, or the file is missing or not a calendar calport can read (then
+    /// nothing would be overwritten that calport could judge).
+    public func readOnlyCalendar(at path: String, format: String?) -> Calendar? {
+        guard let source = try? FileByteSource(path: path) else { return nil }
+        // The existing file's own warnings are not this run's business.
+        let quiet = DiagnosticLog()
+        guard
+            let reader = try? converter.makeReader(
+                name: path, source: source, request: ConversionRequest(inputs: [path], inputFormat: format), log: quiet)
+        else { return nil }
+        var detect = CalendarKindDetection()
+        var found: Calendar?
+        var reader0 = reader
+        do {
+            while found == nil, let element = try reader0.next() {
+                try detect.process(element) { out in
+                    if found == nil, case .beginCalendar(let c) = out, !c.allowsContentModifications { found = c }
+                }
+            }
+            if found == nil {
+                try detect.finish { out in
+                    if found == nil, case .beginCalendar(let c) = out, !c.allowsContentModifications { found = c }
+                }
+            }
+        } catch {
+            return found
+        }
+        return found
+    }
+
+    /// Throws when the output exists and holds a calendar that does not allow modifications.
+    public func check(_ request: ConversionRequest) throws {
+        guard !request.force, !request.writesToStandardOutput, let output = request.output,
+            let calendar = readOnlyCalendar(at: output, format: request.outputFormat)
+        else { return }
+        throw CalendarError(.cannotCreateOutput, file: output, Self.message(for: calendar))
+    }
+
+    /// What the user reads when a write is refused.
+    public static func message(for calendar: Calendar) -> String {
+        let name = calendar.title.map { "'\($0)'" } ?? "an untitled calendar"
+        let why: String
+        switch calendar.kind {
+        case .birthday: why = "a birthday calendar (its events come from contacts)"
+        case .subscription: why = "a subscription calendar" + (calendar.subscriptionURL.map { " (\($0))" } ?? "")
+        default: why = "marked read-only"
+        }
+        return "\(name) is \(why) and does not allow modifications; refusing to write onto it (use --force to write anyway)"
+    }
+}
