@@ -38,6 +38,12 @@ let package = Package(
             name: "ICSFormatTests", dependencies: ["ICSFormat", "ICalendarData", "Conversion", "CalendarTestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "ConversionTests", dependencies: ["Conversion", "ICSFormat", "CalendarTestSupport"]),
+        .testTarget(
+            name: "CalendarKindTests", dependencies: ["Conversion", "ICalendarData", "CalendarTestSupport"],
+            exclude: ["Fixtures"]),
+        .testTarget(
+            name: "VocabularyTests", dependencies: ["Conversion", "CalendarModel", "CalendarTestSupport"],
+            exclude: ["Fixtures"]),
         .target(name: "JSONCoding", dependencies: ["CalendarModel"], path: "Sources/Formats/JSONCoding"),
         .target(name: "JSONFormat", dependencies: ["CalendarModel", "JSONCoding"], path: "Sources/Formats/JSON"),
         .testTarget(

@@ -4,9 +4,10 @@ import ICalendarData
 /// Tells birthday and subscription calendars from ordinary ones in any input, as EventKit
 /// would list them, and marks birthday events with what they recall.
 ///
-/// A calendar is a subscription when it names where it is fetched from or how often
-/// (SOURCE, REFRESH-INTERVAL, X-PUBLISHED-TTL, CalDAV's `refreshrate`: the typed fields every
-/// reader fills). A calendar is a birthday calendar when its producer says so (Nextcloud's
+/// A calendar is a subscription when it names the URL it is fetched from (RFC 7986 SOURCE,
+/// CalendarServer's `source` in CalDAV: the `subscriptionURL` every reader fills). A refresh
+/// interval alone (REFRESH-INTERVAL, X-PUBLISHED-TTL) does not make one: it is a publisher's
+/// hint that Nextcloud, for one, adds to every calendar it exports. A calendar is a birthday calendar when its producer says so (Nextcloud's
 /// PRODID) or when its first events all carry a vendor's birthday marks (see
 /// `BirthdayMarks`); to see them the stage holds back the calendar's start and at most
 /// `lookAhead` events, so memory stays bounded however large the calendar. Calendars whose
@@ -29,7 +30,7 @@ public struct CalendarKindDetection: ConversionStage {
         switch element {
         case .beginCalendar(var calendar):
             try flush(asBirthdays: false, emit)
-            if calendar.kind == .local, calendar.subscriptionURL != nil || calendar.refreshInterval != nil {
+            if calendar.kind == .local, calendar.subscriptionURL != nil {
                 calendar.kind = .subscription
                 calendar.allowsContentModifications = false
             } else if calendar.kind == .local, let producer = calendar.productID, Self.birthdayProducers.contains(producer) {
