@@ -73,8 +73,10 @@ public struct BirthdayStage: ConversionStage {
         if let key, !written.insert(key).inserted { return nil }
         var item = BirthdayMarks.removingMarks(from: event.item)
         let start = CalendarDateTime.day(birthday.year ?? Self.placeholderYear(for: birthday), birthday.month, birthday.day)
-        // A vCard `--MMDD` start the reader kept as an unknown value gives way to the date.
-        if item.start == nil { item.properties.removeAll { $0.name == "DTSTART" } }
+        // A vCard `--MMDD` start the reader kept as an unknown value gives way to the date, and
+        // recurrence the reader could not type (Google's `RDATE:20131210Z`) to the yearly rule.
+        let replaced: Set<String> = ["DTSTART", "DTEND", "DURATION", "RRULE", "RDATE", "EXDATE", "RECURRENCE-ID"]
+        item.properties.removeAll { replaced.contains($0.name) }
         item.start = start
         item.propertyParameters["DTSTART"] = nil
         item.propertyParameters["DTEND"] = nil

@@ -100,7 +100,7 @@ public enum BirthdayMarks {
         case .anniversary: word = "ANNIVERSARY"
         case .deathDate: word = "DEATHDATE"
         }
-        return [Property(name: "X-SABRE-BDAY", parameters: parameters, value: .text([word]))]
+        return [Property(name: "X-SABRE-BDAY", parameters: parameters, value: .unknown(type: nil, literal: word))]
     }
 
     /// The item without any vendor's birthday marks (for plain events made from birthdays).
@@ -108,6 +108,8 @@ public enum BirthdayMarks {
         var item = item
         item.properties.removeAll { propertyNames.contains($0.name) || $0.name == "X-GOOGLE-CALENDAR-CONTENT-ICON" || $0.name == "X-GOOGLE-CALENDAR-CONTENT-DISPLAY" }
         if item.url.flatMap(appleContact(url:)) != nil { item.url = nil }
+        // Google's UID is itself the mark; the contact keeps the new one stable across runs.
+        if let contact = googleContact(uid: item.uid) { item.uid = "\(contact)-birthday@google.com" }
         if var start = item.propertyParameters["DTSTART"] {
             start.removeAll { $0.name == "X-APPLE-OMIT-YEAR" }
             item.propertyParameters["DTSTART"] = start.isEmpty ? nil : start
