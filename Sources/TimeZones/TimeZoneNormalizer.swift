@@ -1,0 +1,235 @@
+import CalendarModel
+
+/// The pipeline stage that puts every date-time of a stream on today's tz data: zoned times are
+/// resolved (whatever their TZID spelling) and rewritten so their instants stay the same, in the
+/// zone `TimeZoneOptions` asks for; VTIMEZONEs are replaced by ones built from current data.
+///
+/// One normalizer serves one input; call `process` for every element, in order.
+public final class TimeZoneNormalizer {
+    public let options: TimeZoneOptions
+    public let resolver: TimeZoneResolver
+    /// The input's name, for diagnostics.
+    public let file: String
+    public let log: DiagnosticLog
+
+    private let builder: TimeZoneDefinitionBuilder
+    private let targetZone: String?
+    private let floatingZone: String?
+    // State of the calendar being streamed.
+    private var definitions: [String: Component] = [:]
+    private var calendarDefault: String?
+    private var emitted: Set<String> = []
+    private var warned: Set<String> = []
+    private var sources: [SourceKey: Source] = [:]
+
+    private struct SourceKey: Hashable {
+        var tzid: String
+        var years: ClosedRange<Int>
+    }
+
+    /// Where a time's instant comes from and what its zone is called today.
+    private struct Source {
+        var resolution: TimeZoneResolution
+        var rules: (any ZoneRules)?
+    }
+
+    /// A normalizer for one input. Throws a usage error when `--tz ZONE` or `--floating-tz ZONE`
+    /// names no zone.
+    public init(options: TimeZoneOptions, resolver: TimeZoneResolver = TimeZoneResolver(), file: String, log: DiagnosticLog) throws {
+        self.options = options
+        self.resolver = resolver
+        self.file = file
+        self.log = log
+        self.builder = TimeZoneDefinitionBuilder(database: resolver.database)
+        func zone(_ name: String, _ option: String) throws -> String {
+            guard let id = resolver.resolveName(name).zoneID else {
+                throw CalendarError(.usage, file: file, "\(option) \(name): no such time zone")
+            }
+            return id
+        }
+        if case .zone(let name) = options.output { targetZone = try zone(name, "--tz") } else { targetZone = nil }
+        floatingZone = try options.floatingZone.map { try zone($0, "--floating-tz") }
+    }
+
+    /// Rewrites one stream element; returns what to pass on (VTIMEZONEs are withheld, generated
+    /// ones come before the item that first uses a zone).
+    public func process(_ element: CalendarStreamElement) -> [CalendarStreamElement] {
+        switch element {
+        case .beginCalendar(var calendar):
+            definitions = [:]
+            emitted = []
+            warned = []
+            sources = [:]
+            calendarDefault = calendar.defaultTimeZone
+            if let stated = calendar.defaultTimeZone {
+                if let id = resolver.resolveName(stated).zoneID {
+                    calendar.defaultTimeZone = targetZone ?? outputName(id)
+                } else {
+                    warnOnce("X-WR-TIMEZONE \(stated)", line: nil, "X-WR-TIMEZONE \"\(stated)\" names no known time zone; kept as is")
+                }
+            }
+            return [.beginCalendar(calendar)]
+        case .entry(.timeZone(let definition), _):
+            if case .text(let names)? = definition.property("TZID")?.value, let name = names.first {
+                definitions[name] = definition
+            }
+            return []
+        case .entry(var entry, let line):
+            let years = Self.years(of: entry)
+            var used: [String] = []
+            var usedSet: Set<String> = []
+            entry.mapDateTimes { field, value in
+                convert(&value, field: field, years: years, line: line)
+                if let zone = value.reference.zoneIdentifier, !usedSet.contains(zone) {
+                    usedSet.insert(zone)
+                    used.append(zone)
+                }
+            }
+            if let item = entry.item, !item.recurrenceRules.isEmpty || !item.recurrenceDates.isEmpty {
+                warnIfRecurrenceShifts(entry, years: years, line: line)
+            }
+            var result: [CalendarStreamElement] = []
+            if options.emitTimeZoneDefinitions {
+                for name in used where !emitted.contains(name) {
+                    emitted.insert(name)
+                    guard let zone = zoneID(forOutputName: name),
+                        let definition = builder.definition(
+                            zone: zone, tzid: name, fromYear: min(options.definitionsFromYear, years.lowerBound),
+                            throughYear: max(2037, years.upperBound))
+                    else { continue }
+                    result.append(.entry(.timeZone(definition), line: line))
+                }
+            }
+            result.append(.entry(entry, line: line))
+            return result
+        case .endCalendar:
+            definitions = [:]
+            calendarDefault = nil
+            return [element]
+        }
+    }
+
+    // MARK: - Conversion
+
+    private func convert(_ value: inout CalendarDateTime, field: DateTimeField, years: ClosedRange<Int>, line: Int) {
+        guard !value.isDateOnly else { return }
+        let instant: Int
+        var sourceZone: String?
+        switch value.reference {
+        case .floating:
+            guard let floatingZone, let zone = resolver.database.zone(floatingZone) else { return }
+            instant = zone.utcSeconds(wallSeconds: value.wallSecondsSinceEpoch)
+            sourceZone = floatingZone
+        case .utc:
+            instant = value.wallSecondsSinceEpoch
+        case .zone(let tzid):
+            let source = self.source(tzid, years: years, line: line)
+            guard let rules = source.rules else { return }
+            instant = rules.utcSeconds(wallSeconds: value.wallSecondsSinceEpoch)
+            sourceZone = source.resolution.zoneID
+        }
+        // RFC 5545 §3.3.10: UNTIL is UTC whenever DTSTART has a zone or is UTC.
+        if field.requiresUTC || field == .recurrenceUntil {
+            value = utc(instant, like: value)
+            return
+        }
+        switch options.output {
+        case .utc:
+            value = utc(instant, like: value)
+        case .zone:
+            value = wall(instant, zone: targetZone!, like: value)
+        case .keep:
+            if let sourceZone {
+                value = wall(instant, zone: sourceZone, like: value)
+            } else if value.reference != .utc {
+                // Zone known only by the file's VTIMEZONE: no IANA name to keep, so UTC.
+                value = utc(instant, like: value)
+            }
+        }
+    }
+
+    private func utc(_ instant: Int, like value: CalendarDateTime) -> CalendarDateTime {
+        var result = value.withWallSeconds(instant)
+        result.reference = .utc
+        return result
+    }
+
+    private func wall(_ instant: Int, zone: String, like value: CalendarDateTime) -> CalendarDateTime {
+        let offset = resolver.database.offset(zone: zone, utcSeconds: instant) ?? 0
+        var result = value.withWallSeconds(instant + offset)
+        result.reference = .zone(outputName(zone))
+        return result
+    }
+
+    /// The TZID the output uses for an IANA zone.
+    private func outputName(_ zone: String) -> String {
+        guard options.tzidStyle == .windows else { return zone }
+        if let windows = resolver.windowsID(for: zone) { return windows }
+        warnOnce("windows \(zone)", line: nil, "\(zone) has no Windows id in CLDR's table; written as IANA id")
+        return zone
+    }
+
+    private func zoneID(forOutputName name: String) -> String? {
+        if resolver.database.contains(name) { return name }
+        return resolver.resolveName(name).zoneID
+    }
+
+    private func source(_ tzid: String, years: ClosedRange<Int>, line: Int) -> Source {
+        let key = SourceKey(tzid: tzid, years: years)
+        if let known = sources[key] { return known }
+        let definition = definitions[tzid] ?? definitions[TimeZoneResolver.clean(tzid)]
+        let resolution = resolver.resolve(tzid, definition: definition, calendarDefault: calendarDefault, years: years)
+        let rules: (any ZoneRules)? = resolution.zoneID.flatMap { resolver.database.zone($0) } ?? resolution.definitionRules
+        let source = Source(resolution: resolution, rules: rules)
+        sources[key] = source
+        let trace = resolution.trace.joined(separator: "; ")
+        switch resolution.step {
+        case .definitionMatch, .fixedOffset, .calendarDefault:
+            warnOnce("tzid \(tzid) \(resolution.zoneID ?? "")", line: line, "TZID \"\(tzid)\" read as \(resolution.zoneID ?? "?"): \(trace)")
+        case .definitionRules:
+            warnOnce(
+                "tzid \(tzid)", line: line,
+                "TZID \"\(tzid)\" matches no known zone; times computed from the file's VTIMEZONE and written in UTC (\(trace))")
+        case .unresolved:
+            warnOnce("tzid \(tzid)", line: line, "TZID \"\(tzid)\" names no known zone and has no VTIMEZONE; times kept as they are (\(trace))")
+        default:
+            break
+        }
+        return source
+    }
+
+    private func warnIfRecurrenceShifts(_ entry: CalendarEntry, years: ClosedRange<Int>, line: Int) {
+        guard case .keep = options.output else {
+            // Occurrences follow the wall clock of the rule's zone; in another zone they move
+            // across daylight-saving changes the two zones do not share.
+            guard let start = entry.item?.start, start.reference != .utc else { return }
+            warnOnce(
+                "recurrence \(line)", line: line,
+                "recurring item moved to another zone: occurrences across daylight-saving changes may shift by the difference")
+            return
+        }
+    }
+
+    private func warnOnce(_ key: String, line: Int?, _ message: String) {
+        guard !warned.contains(key) else { return }
+        warned.insert(key)
+        log.warning(file: file, line: line, message)
+    }
+
+    /// The years an entry's date-times span; an open-ended recurrence counts ten years on.
+    static func years(of entry: CalendarEntry) -> ClosedRange<Int> {
+        var low = Int.max
+        var high = Int.min
+        entry.forEachDateTime { field, value in
+            if field == .created || field == .lastModified || field == .timestamp { return }
+            low = min(low, value.date.year)
+            high = max(high, value.date.year)
+        }
+        guard low <= high else { return 2000...2000 }
+        if let item = entry.item, item.recurrenceRules.contains(where: { $0.end == nil }) { high = max(high, low + 10) }
+        if let item = entry.item, item.recurrenceRules.contains(where: { if case .count = $0.end { true } else { false } }) {
+            high = max(high, low + 2)
+        }
+        return low...min(high, low + 60)
+    }
+}
