@@ -6,7 +6,8 @@ let package = Package(
     products: [
         .library(
             name: "CalPort",
-            targets: ["CalendarModel", "TimeZones"]),
+            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "TimeZones"]),
+        .executable(name: "calport", targets: ["calport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -23,10 +24,20 @@ let package = Package(
 
         .target(name: "CalendarModel"),
         .target(name: "TimeZones", dependencies: ["CalendarModel", "CICUShim"]),
+        .target(name: "ICalendarData", dependencies: ["CalendarModel"]),
+        .target(name: "ICSFormat", dependencies: ["CalendarModel", "ICalendarData"], path: "Sources/Formats/ICS"),
+        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat", "TimeZones"]),
+        .executableTarget(
+            name: "calport",
+            dependencies: ["Conversion", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "BridgeTests", dependencies: ["CICUShim", "CLibXML2"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
         .testTarget(
-            name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel"],
+            name: "ICSFormatTests", dependencies: ["ICSFormat", "ICalendarData", "Conversion"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(name: "ConversionTests", dependencies: ["Conversion"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel", "ICSFormat", "Conversion"],
             resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],
