@@ -29,13 +29,16 @@ let package = Package(
         .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat", "TimeZones"]),
         .executableTarget(
             name: "calport",
-            dependencies: ["Conversion", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Conversion", "TimeZones", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "BridgeTests", dependencies: ["CICUShim", "CLibXML2"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
+        .target(
+            name: "CalendarTestSupport", dependencies: ["CalendarModel", "ICSFormat", "Conversion"],
+            path: "Tests/CalendarTestSupport"),
         .testTarget(
-            name: "ICSFormatTests", dependencies: ["ICSFormat", "ICalendarData", "Conversion"],
+            name: "ICSFormatTests", dependencies: ["ICSFormat", "ICalendarData", "Conversion", "CalendarTestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "ConversionTests", dependencies: ["Conversion"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ConversionTests", dependencies: ["Conversion", "CalendarTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel", "ICSFormat", "Conversion"],
             resources: [.copy("Fixtures")]),

@@ -11,21 +11,26 @@ extension ICalendarMapper {
         var p = Participant(url: address)
         for parameter in property.parameters {
             let v = parameter.value
-            switch parameter.name {
+            // Single-valued parameters go to typed fields only when they hold exactly one value.
+            let single = parameter.values.count == 1
+            switch single ? parameter.name : "" {
             case "CN" where p.name == nil: p.name = v
             case "ROLE" where p.role == nil: p.role = vocabulary.role(for: v)
             case "PARTSTAT" where p.status == nil: p.status = vocabulary.status(for: v)
             case "CUTYPE" where p.type == nil: p.type = vocabulary.type(for: v)
             case "RSVP" where p.expectsReply == nil && ["TRUE", "FALSE"].contains(v.uppercased()):
                 p.expectsReply = v.uppercased() == "TRUE"
-            case "DELEGATED-TO" where p.delegatedTo.isEmpty: p.delegatedTo = parameter.values
-            case "DELEGATED-FROM" where p.delegatedFrom.isEmpty: p.delegatedFrom = parameter.values
             case "SENT-BY" where p.sentBy == nil: p.sentBy = v
-            case "MEMBER" where p.members.isEmpty: p.members = parameter.values
             case "DIR" where p.directory == nil: p.directory = v
             case "LANGUAGE" where p.language == nil: p.language = v
             case "EMAIL" where p.email == nil: p.email = v
-            default: p.extraParameters.append(parameter)
+            default:
+                switch parameter.name {
+                case "DELEGATED-TO" where p.delegatedTo.isEmpty && !parameter.values.isEmpty: p.delegatedTo = parameter.values
+                case "DELEGATED-FROM" where p.delegatedFrom.isEmpty && !parameter.values.isEmpty: p.delegatedFrom = parameter.values
+                case "MEMBER" where p.members.isEmpty && !parameter.values.isEmpty: p.members = parameter.values
+                default: p.extraParameters.append(parameter)
+                }
             }
         }
         return p
@@ -72,8 +77,8 @@ extension ICalendarMapper {
         }
         for parameter in property.parameters {
             switch parameter.name {
-            case "X-TITLE" where location.title == nil: location.title = parameter.value
-            case "X-APPLE-RADIUS" where location.radius == nil && Double(parameter.value).map(Self.number) == parameter.value:
+            case "X-TITLE" where location.title == nil && parameter.values.count == 1: location.title = parameter.value
+            case "X-APPLE-RADIUS" where location.radius == nil && parameter.values.count == 1 && Double(parameter.value).map(Self.number) == parameter.value:
                 location.radius = Double(parameter.value)
             default: location.extraParameters.append(parameter)
             }

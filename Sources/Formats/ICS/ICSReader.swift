@@ -25,11 +25,28 @@ public struct ICSReader: CalendarReader {
     private var pendingIndex = 0
     private var finished = false
     private var sawCalendar = false
+    /// Whether the open VCALENDAR was supplied by lenient mode, to be closed at the end.
+    private var implicitCalendar = false
     /// The line read ahead, so a following line without ':' (broken folding) can be joined
     /// to it in lenient mode.
     private var heldLine: (bytes: [UInt8], line: Int)?
 
+    /// When set, entries are the untyped component trees and calendars hold all their
+    /// properties untyped: what round-trip checks compare against.
+    let yieldsComponentTrees: Bool
+
     public init(source: ByteSource, options: ReadOptions, log: DiagnosticLog, mapper: ICalendarMapper = ICalendarMapper()) {
+        self.init(source: source, options: options, log: log, mapper: mapper, yieldsComponentTrees: false)
+    }
+
+    /// A reader that yields untyped component trees (`.other`) and untyped calendar properties:
+    /// the reference that round-trip checks compare a conversion against.
+    public static func componentTreeReader(source: ByteSource, options: ReadOptions, log: DiagnosticLog) -> ICSReader {
+        ICSReader(source: source, options: options, log: log, mapper: ICalendarMapper(), yieldsComponentTrees: true)
+    }
+
+    private init(source: ByteSource, options: ReadOptions, log: DiagnosticLog, mapper: ICalendarMapper, yieldsComponentTrees: Bool) {
+        self.yieldsComponentTrees = yieldsComponentTrees
         self.lexer = ContentLineLexer(source: source, options: options, log: log)
         self.decoder = PropertyDecoder(options: options, log: log)
         self.mapper = mapper
@@ -97,22 +114,31 @@ public struct ICSReader: CalendarReader {
         switch line.name {
         case "BEGIN":
             let name = line.value.uppercased()
-            guard !name.isEmpty else { throw error(lineNumber, "BEGIN without a component name") }
+            guard !name.isEmpty else {
+                try repair(lineNumber, "BEGIN without a component name; line skipped")
+                return
+            }
             if stack.isEmpty && name != "VCALENDAR" {
-                throw error(lineNumber, "BEGIN:\(name) outside of a VCALENDAR")
+                try openImplicitCalendar(lineNumber, "BEGIN:\(name) outside of a VCALENDAR")
             }
             if stack.count == 1 { announceCalendar() }
             if name == "VCALENDAR" && !stack.isEmpty {
-                throw error(lineNumber, "BEGIN:VCALENDAR inside \(stack.last!.component.name)")
+                // A new calendar before the last one ended: close what is open.
+                try repair(lineNumber, "BEGIN:VCALENDAR inside \(stack.last!.component.name) (line \(stack.last!.line)); the open components are closed first")
+                while !stack.isEmpty { try close() }
             }
             stack.append(OpenComponent(component: Component(name: name), line: lineNumber))
         case "END":
             let name = line.value.uppercased()
-            guard let open = stack.last else { throw error(lineNumber, "END:\(name) without a matching BEGIN") }
+            guard let open = stack.last else {
+                try repair(lineNumber, "END:\(name) without a matching BEGIN; line skipped")
+                return
+            }
             if open.component.name != name {
                 // Close what was left open if the END names an enclosing component.
                 guard stack.contains(where: { $0.component.name == name }) else {
-                    throw error(lineNumber, "END:\(name) does not match BEGIN:\(open.component.name) at line \(open.line)")
+                    try repair(lineNumber, "END:\(name) does not match BEGIN:\(open.component.name) at line \(open.line); line skipped")
+                    return
                 }
                 while let top = stack.last, top.component.name != name {
                     try repair(lineNumber, "missing END:\(top.component.name) for BEGIN at line \(top.line); closed here")
@@ -121,9 +147,7 @@ public struct ICSReader: CalendarReader {
             }
             try close()
         default:
-            guard !stack.isEmpty else {
-                throw error(lineNumber, "property \(line.name) outside of a VCALENDAR")
-            }
+            if stack.isEmpty { try openImplicitCalendar(lineNumber, "property \(line.name) outside of a VCALENDAR") }
             let property = try decoder.property(from: line)
             if stack.count == 1 {
                 if calendarAnnounced { trailingProperties.append(property) } else { calendarProperties.append(property) }
@@ -133,10 +157,24 @@ public struct ICSReader: CalendarReader {
         }
     }
 
+    /// Lenient mode reads a bare component or property (a fragment, as mail clients and
+    /// specification examples have them) as the content of a calendar.
+    private mutating func openImplicitCalendar(_ line: Int, _ message: String) throws {
+        try repair(line, message + "; read as if inside one")
+        stack.append(OpenComponent(component: Component(name: "VCALENDAR"), line: line))
+        implicitCalendar = true
+    }
+
     private mutating func announceCalendar() {
         guard !calendarAnnounced else { return }
         calendarAnnounced = true
-        pending.append(.beginCalendar(mapper.calendar(from: calendarProperties)))
+        if yieldsComponentTrees {
+            var calendar = Calendar()
+            calendar.properties = calendarProperties
+            pending.append(.beginCalendar(calendar))
+        } else {
+            pending.append(.beginCalendar(mapper.calendar(from: calendarProperties)))
+        }
         calendarProperties.removeAll()
     }
 
@@ -151,7 +189,7 @@ public struct ICSReader: CalendarReader {
             calendarAnnounced = false
             sawCalendar = true
         case 1:
-            pending.append(.entry(mapper.entry(from: done.component), line: done.line))
+            pending.append(.entry(yieldsComponentTrees ? .other(done.component) : mapper.entry(from: done.component), line: done.line))
         default:
             stack[stack.count - 1].component.components.append(done.component)
         }
@@ -159,7 +197,9 @@ public struct ICSReader: CalendarReader {
 
     private mutating func finishInput() throws {
         finished = true
-        if !stack.isEmpty {
+        if implicitCalendar && stack.count == 1 {
+            try close()
+        } else if !stack.isEmpty {
             let innermost = stack.last!
             try repair(nil, "input ends inside BEGIN:\(innermost.component.name) at line \(innermost.line) (truncated file?)")
             while !stack.isEmpty { try close() }

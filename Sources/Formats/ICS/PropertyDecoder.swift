@@ -32,6 +32,11 @@ struct PropertyDecoder {
         guard let type else {
             return Property(name: line.name, parameters: parameters, value: .unknown(type: declared, literal: line.value))
         }
+        // BINARY needs ENCODING=BASE64 (RFC 5545 §3.3.1); without it the text is kept as it was.
+        if type == .binary, !parameters.contains(where: { $0.name == "ENCODING" && $0.value.uppercased() == "BASE64" }) {
+            log.warning(file: options.sourceName, line: line.line, "\(line.name): VALUE=BINARY without ENCODING=BASE64; kept as text")
+            return Property(name: line.name, parameters: parameters, value: .unknown(type: declared, literal: line.value))
+        }
         var value: PropertyValue
         do {
             value = try ValueCodec.parse(
@@ -48,7 +53,9 @@ struct PropertyDecoder {
             log.warning(file: options.sourceName, line: line.line, "\(line.name): VALUE=DATE but a DATE-TIME value; kept as text")
             return Property(name: line.name, parameters: parameters, value: .unknown(type: declared, literal: line.value))
         }
-        if let tzIndex = parameters.firstIndex(where: { $0.name == "TZID" }), parameters[tzIndex].values.count == 1 {
+        if parameters.filter({ $0.name == "TZID" }).count == 1, let tzIndex = parameters.firstIndex(where: { $0.name == "TZID" }),
+            parameters[tzIndex].values.count == 1
+        {
             let zone = parameters[tzIndex].value
             if anchor(&value, in: zone) { parameters.remove(at: tzIndex) }
         }

@@ -6,7 +6,8 @@ extension ValueCodec {
     /// property's default.
     static func format(_ value: PropertyValue, definition: PropertyDefinition?) -> (text: String, type: String?) {
         func declare(_ t: ValueType) -> String? {
-            guard let definition else { return t == .text ? nil : t.rawValue }
+            // Unknown properties default to no type at all, so any typed value must say its type.
+            guard let definition else { return t.rawValue }
             return definition.defaultType == t ? nil : t.rawValue
         }
         switch value {
