@@ -63,7 +63,8 @@ public struct TimeZoneDefinitionBuilder: Sendable {
             name: "VTIMEZONE",
             properties: [
                 Property(name: "TZID", value: .text([tzid])),
-                Property(name: "X-LIC-LOCATION", value: .text([zone])),
+                // Thunderbird and libical read the zone's IANA id from here when TZID is not one.
+                Property(name: "X-LIC-LOCATION", value: .unknown(type: nil, literal: zone)),
             ],
             components: observances)
     }

@@ -78,7 +78,13 @@ public final class TimeZoneNormalizer {
             let years = Self.years(of: entry)
             var used: [String] = []
             var usedSet: Set<String> = []
+            let startZone = entry.item?.start?.reference.zoneIdentifier
             entry.mapDateTimes { field, value in
+                // A floating UNTIL under a zoned DTSTART (RFC 5545 §3.3.10 wants UTC; Outlook
+                // writes local time) means local time in the start's zone.
+                if field == .recurrenceUntil, value.reference == .floating, !value.isDateOnly, let startZone {
+                    value.reference = .zone(startZone)
+                }
                 convert(&value, field: field, years: years, line: line)
                 if let zone = value.reference.zoneIdentifier, !usedSet.contains(zone) {
                     usedSet.insert(zone)
