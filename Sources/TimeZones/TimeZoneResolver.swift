@@ -68,6 +68,15 @@ public final class TimeZoneResolver: @unchecked Sendable {
         if resolution.zoneID != nil { return resolution }
         if let definition, let rules = VTimeZoneRules(definition) {
             let span = years ?? Self.defaultYears(for: rules)
+            // A name that states a fixed offset (`UTC+11`) and a definition that agrees: the
+            // name says which of the many zones with that offset is meant.
+            var fixedTrace: [String] = []
+            if let fixed = fixedOffsetZone(tzid, trace: &fixedTrace), agrees(fixed, with: rules, years: span) {
+                resolution.trace += fixedTrace + ["VTIMEZONE agrees with \(fixed)"]
+                resolution.zoneID = fixed
+                resolution.step = .fixedOffset
+                return resolution
+            }
             let key = MatchKey(definition: definition, years: span)
             lock.lock()
             let cached = matchCache[key]
@@ -82,11 +91,6 @@ public final class TimeZoneResolver: @unchecked Sendable {
             if let zone = match.zoneID {
                 resolution.zoneID = zone
                 resolution.step = .definitionMatch
-                return resolution
-            }
-            if let fixed = fixedOffsetZone(tzid, trace: &resolution.trace), agrees(fixed, with: rules, years: span) {
-                resolution.zoneID = fixed
-                resolution.step = .fixedOffset
                 return resolution
             }
             resolution.step = .definitionRules
@@ -267,13 +271,13 @@ public final class TimeZoneResolver: @unchecked Sendable {
     /// `GMT+1`, `UTC+11`, `GMT +0100 (Standard) / …`, `(GMT-03:00)`: whole-hour fixed offsets
     /// map to `Etc/GMT∓N` (whose sign POSIX inverts).
     private func fixedOffsetZone(_ tzid: String, trace: inout [String]) -> String? {
+        // Only the whole name may be the offset: `GMT +0100 (Standard) / GMT +0200 (Daylight)`
+        // has daylight time, which a fixed offset would lose.
         var text = Self.clean(tzid).uppercased()
         text.removeAll { $0 == "(" || $0 == ")" }
-        if let slash = text.firstIndex(of: "/") { text = String(text[..<slash]) }
         text = text.trimmingCharacters(in: .whitespaces)
         guard text.hasPrefix("GMT") || text.hasPrefix("UTC") else { return nil }
-        var body = text.dropFirst(3).trimmingCharacters(in: .whitespaces)
-        if let space = body.firstIndex(of: " ") { body = String(body[..<space]) }
+        let body = text.dropFirst(3).trimmingCharacters(in: .whitespaces)
         guard let offset = body.isEmpty ? 0 : Self.parseOffset(body), offset % 3600 == 0 else { return nil }
         let hours = offset / 3600
         let id = hours == 0 ? "Etc/UTC" : "Etc/GMT\(hours > 0 ? "-" : "+")\(abs(hours))"
