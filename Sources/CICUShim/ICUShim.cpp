@@ -125,3 +125,34 @@ extern "C" int32_t cp_icu_windows_table(cp_windows_mapping_callback callback, vo
     ures_close(root);
     return U_FAILURE(status) ? -1 : count;
 }
+
+extern "C" int32_t cp_icu_metazone_golden_zones(cp_golden_zone_callback callback, void *context) {
+    // CLDR's metaZones resource: mapTimezones/<metazone>/001 = the metazone's "golden" zone,
+    // the one CLDR takes as its representative (America_Eastern → America/New_York).
+    UErrorCode status = U_ZERO_ERROR;
+    UResourceBundle *root = ures_openDirect(nullptr, "metaZones", &status);
+    if (U_FAILURE(status)) return -1;
+    UResourceBundle *table = ures_getByKey(root, "mapTimezones", nullptr, &status);
+    if (U_FAILURE(status)) {
+        ures_close(root);
+        return -1;
+    }
+    int32_t count = 0;
+    UResourceBundle *metazone = nullptr;
+    while (ures_hasNext(table)) {
+        metazone = ures_getNextResource(table, metazone, &status);
+        if (U_FAILURE(status)) break;
+        UErrorCode lookup = U_ZERO_ERROR;
+        int32_t length = 0;
+        const UChar *zone = ures_getStringByKey(metazone, "001", &length, &lookup);
+        if (U_FAILURE(lookup)) continue;
+        char text[256];
+        if (utf16ToOut(zone, length, text, sizeof text) < 0) continue;
+        callback(context, ures_getKey(metazone), text);
+        count += 1;
+    }
+    if (metazone != nullptr) ures_close(metazone);
+    ures_close(table);
+    ures_close(root);
+    return U_FAILURE(status) ? -1 : count;
+}

@@ -46,4 +46,16 @@ enum ICU {
         }, context)
         return withExtendedLifetime(rows) { rows.rows }
     }
+
+    /// CLDR's golden zones: the representative zone of each metazone, in CLDR's spelling.
+    static func goldenZones() -> [String] {
+        final class Zones { var zones: [String] = [] }
+        let zones = Zones()
+        let context = Unmanaged.passUnretained(zones).toOpaque()
+        _ = cp_icu_metazone_golden_zones({ context, _, zone in
+            guard let context, let zone else { return }
+            Unmanaged<Zones>.fromOpaque(context).takeUnretainedValue().zones.append(String(cString: zone))
+        }, context)
+        return withExtendedLifetime(zones) { zones.zones }
+    }
 }

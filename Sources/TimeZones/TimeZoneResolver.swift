@@ -27,6 +27,9 @@ public final class TimeZoneResolver: @unchecked Sendable {
         }
         return set
     }()
+    private lazy var goldenZones: Set<String> = {
+        Set(ICU.goldenZones().map { database.currentIdentifier(for: $0) ?? $0 })
+    }()
     private lazy var displayNames: [String: String] = {
         var map: [String: String] = [:]
         for (name, windows) in OutlookDisplayNames.table { map[Self.words(name)] = windows }
@@ -311,19 +314,22 @@ public final class TimeZoneResolver: @unchecked Sendable {
             trace.append("VTIMEZONE agrees with no known zone over \(span)")
             return TimeZoneResolution(input: hint, zoneID: nil, step: .unresolved, trace: trace)
         }
-        // Prefer a zone the name mentions, then UTC itself, then the zones Windows maps to by
-        // default (what an Outlook user most likely meant), then zones zone.tab lists.
+        // Prefer a zone the name mentions, then UTC itself, then CLDR's golden zones (the
+        // representative of each metazone: New York rather than Grand Turk), then the zones
+        // Windows maps to by default, then any but the Etc/ ones.
         let words = Self.words(hint)
         lock.lock()
         let defaults = windowsDefaults
+        let golden = goldenZones
         lock.unlock()
         func rank(_ zone: String) -> Int {
             let city = Self.words(zone.split(separator: "/").last.map { $0.replacingOccurrences(of: "_", with: " ") } ?? zone)
             if !city.isEmpty, (" " + words + " ").contains(" " + city + " ") { return 0 }
             if zone == "Etc/UTC" { return 1 }
-            if defaults.contains(zone) { return 2 }
-            if !zone.hasPrefix("Etc/") { return 3 }
-            return 4
+            if golden.contains(zone) { return 2 }
+            if defaults.contains(zone) { return 3 }
+            if !zone.hasPrefix("Etc/") { return 4 }
+            return 5
         }
         let best = agreeing.min { (rank($0), $0) < (rank($1), $1) }!
         let others = agreeing.count > 1 ? " (of \(agreeing.count) agreeing zones)" : ""

@@ -36,6 +36,13 @@ typedef void (*cp_windows_mapping_callback)(void *context, const char *windowsId
 /// number of rows, or a negative value when ICU has no such table.
 int32_t cp_icu_windows_table(cp_windows_mapping_callback callback, void *context);
 
+/// Receives one metazone of CLDR and its golden zone (e.g. "America_Eastern", "America/New_York").
+typedef void (*cp_golden_zone_callback)(void *context, const char *metazone, const char *zone);
+
+/// Calls `callback` once per CLDR metazone with its golden zone; returns the count, or a
+/// negative value when ICU has no such table.
+int32_t cp_icu_metazone_golden_zones(cp_golden_zone_callback callback, void *context);
+
 #ifdef __cplusplus
 }
 #endif
