@@ -5,6 +5,9 @@ import CalendarModel
 /// (RDATE), and the rule the zone follows today as yearly RRULE observances.
 public struct TimeZoneDefinitionBuilder: Sendable {
     public let database: TimeZoneDatabase
+    /// How far dated onsets go for zones whose current rule RRULE cannot express (Cairo's
+    /// "last Thursday at 24:00").
+    public static let datedHorizonYear = 2100
 
     /// A builder over `database`.
     public init(database: TimeZoneDatabase = .system) {
@@ -21,12 +24,16 @@ public struct TimeZoneDefinitionBuilder: Sendable {
         let to = CalendarDate(year: lastYear + 1, month: 1, day: 1).daysSinceEpoch * 86_400
         var dated = compiled.transitions(from: from, to: to)
         var ruled: [Component] = []
-        if let footer = compiled.footer, let ruleStart = ruleEraStart(compiled, footer: footer, lastYear: lastYear),
-            let observances = ruleObservances(footer, fromYear: max(ruleStart, fromYear))
-        {
-            let eraStart = CalendarDate(year: max(ruleStart, fromYear), month: 1, day: 1).daysSinceEpoch * 86_400
-            dated.removeAll { $0.utcSeconds >= eraStart }
-            ruled = observances
+        if let footer = compiled.footer, let ruleStart = ruleEraStart(compiled, footer: footer, lastYear: lastYear) {
+            if let observances = ruleObservances(footer, fromYear: max(ruleStart, fromYear)) {
+                let eraStart = CalendarDate(year: max(ruleStart, fromYear), month: 1, day: 1).daysSinceEpoch * 86_400
+                dated.removeAll { $0.utcSeconds >= eraStart }
+                ruled = observances
+            } else {
+                // A rule RRULE cannot say: list its onsets far enough that no calendar runs out.
+                let horizon = CalendarDate(year: max(lastYear, Self.datedHorizonYear) + 1, month: 1, day: 1).daysSinceEpoch * 86_400
+                dated = compiled.transitions(from: from, to: horizon)
+            }
         }
         var observances: [Component] = []
         if dated.isEmpty && ruled.isEmpty {
@@ -102,16 +109,35 @@ public struct TimeZoneDefinitionBuilder: Sendable {
         }
     }
 
-    /// `Mm.w.d` as `FREQ=YEARLY;BYMONTH=m;BYDAY=wD` (week 5 = last); nil for the Julian forms
-    /// and for times outside the day, which BYDAY cannot say.
+    /// `Mm.w.d` as `FREQ=YEARLY;BYMONTH=m;BYDAY=wD` (week 5 = last). A time outside the day
+    /// (Greenland's `M3.5.0/-1`: Saturday 23:00 before the last Sunday) moves the weekday and
+    /// becomes `BYDAY=SA;BYMONTHDAY=24,…,30`, which works while those days stay in the month;
+    /// nil otherwise (and for the Julian forms), and the caller writes dated onsets instead.
     private func rrule(_ rule: PosixTimeZoneRule.DateRule) -> RecurrenceRule? {
-        guard case .monthWeekDay(let month, let week, let weekday) = rule.day, (0..<86_400).contains(rule.time) else {
-            return nil
+        guard case .monthWeekDay(let month, let week, let weekday) = rule.day else { return nil }
+        let shift = Int((Double(rule.time) / 86_400).rounded(.down))
+        if shift == 0 {
+            return RecurrenceRule(
+                frequency: .yearly,
+                daysOfTheWeek: [RecurrenceRule.DayOfWeek(RecurrenceRule.Weekday(rawValue: weekday + 1)!, weekNumber: week == 5 ? -1 : week)],
+                months: [RecurrenceRule.Month(month)])
         }
+        // The days the rule's weekday can fall on, moved by the shift.
+        let first: Int
+        let length = CalendarDate.daysInMonth(year: 2001, month: month)
+        if week == 5 {
+            guard month != 2 else { return nil }
+            first = length - 6
+        } else {
+            first = 7 * (week - 1) + 1
+        }
+        let days = (first + shift)...(first + 6 + shift)
+        guard days.lowerBound >= 1, days.upperBound <= (month == 2 ? 28 : length) else { return nil }
+        let movedWeekday = ((weekday + shift) % 7 + 7) % 7
         return RecurrenceRule(
             frequency: .yearly,
-            daysOfTheWeek: [RecurrenceRule.DayOfWeek(RecurrenceRule.Weekday(rawValue: weekday + 1)!, weekNumber: week == 5 ? -1 : week)],
-            months: [RecurrenceRule.Month(month)])
+            daysOfTheWeek: [RecurrenceRule.DayOfWeek(RecurrenceRule.Weekday(rawValue: movedWeekday + 1)!)],
+            daysOfTheMonth: Array(days), months: [RecurrenceRule.Month(month)])
     }
 
     private func observance(
