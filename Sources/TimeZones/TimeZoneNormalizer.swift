@@ -91,8 +91,8 @@ public final class TimeZoneNormalizer {
                     used.append(zone)
                 }
             }
-            if let item = entry.item, !item.recurrenceRules.isEmpty || !item.recurrenceDates.isEmpty {
-                warnIfRecurrenceShifts(entry, years: years, line: line)
+            if let item = entry.item, !item.recurrenceRules.isEmpty {
+                warnIfRecurrenceShifts(startZone: startZone, years: years, line: line)
             }
             var result: [CalendarStreamElement] = []
             if options.emitTimeZoneDefinitions {
@@ -204,16 +204,20 @@ public final class TimeZoneNormalizer {
         return source
     }
 
-    private func warnIfRecurrenceShifts(_ entry: CalendarEntry, years: ClosedRange<Int>, line: Int) {
-        guard case .keep = options.output else {
-            // Occurrences follow the wall clock of the rule's zone; in another zone they move
-            // across daylight-saving changes the two zones do not share.
-            guard let start = entry.item?.start, start.reference != .utc else { return }
-            warnOnce(
-                "recurrence \(line)", line: line,
-                "recurring item moved to another zone: occurrences across daylight-saving changes may shift by the difference")
-            return
-        }
+    /// Occurrences follow the wall clock of the rule's zone; written in another zone they move
+    /// across daylight-saving changes the two zones do not share, so say so.
+    private func warnIfRecurrenceShifts(startZone: String?, years: ClosedRange<Int>, line: Int) {
+        if case .keep = options.output { return }
+        guard let startZone else { return }
+        let source = self.source(startZone, years: years, line: line)
+        guard let rules = source.rules, source.resolution.zoneID != targetZone else { return }
+        let from = CalendarDate(year: years.lowerBound, month: 1, day: 1).daysSinceEpoch * 86_400
+        let to = CalendarDate(year: years.upperBound + 1, month: 1, day: 1).daysSinceEpoch * 86_400
+        guard !rules.transitions(from: from, to: to).isEmpty else { return }
+        let target = targetZone ?? "UTC"
+        warnOnce(
+            "recurrence \(startZone) \(line)", line: line,
+            "recurring item in \(startZone) written in \(target): later occurrences keep \(target)'s wall clock and move by an hour across daylight-saving changes")
     }
 
     private func warnOnce(_ key: String, line: Int?, _ message: String) {
