@@ -6,7 +6,7 @@ let package = Package(
     products: [
         .library(
             name: "CalPort",
-            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "TimeZones"]),
+            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "TimeZones"]),
         .executable(name: "calport", targets: ["calport"]),
     ],
     dependencies: [
@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "TimeZones", dependencies: ["CalendarModel", "CICUShim"]),
         .target(name: "ICalendarData", dependencies: ["CalendarModel"]),
         .target(name: "ICSFormat", dependencies: ["CalendarModel", "ICalendarData"], path: "Sources/Formats/ICS"),
-        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat", "TimeZones"]),
+        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat", "JSONFormat", "TimeZones"]),
         .executableTarget(
             name: "calport",
             dependencies: ["Conversion", "TimeZones", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -38,7 +38,12 @@ let package = Package(
         .testTarget(
             name: "ICSFormatTests", dependencies: ["ICSFormat", "ICalendarData", "Conversion", "CalendarTestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "ConversionTests", dependencies: ["Conversion", "CalendarTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ConversionTests", dependencies: ["Conversion", "ICSFormat", "CalendarTestSupport"]),
+        .target(name: "JSONCoding", dependencies: ["CalendarModel"], path: "Sources/Formats/JSONCoding"),
+        .target(name: "JSONFormat", dependencies: ["CalendarModel", "JSONCoding"], path: "Sources/Formats/JSON"),
+        .testTarget(
+            name: "JSONFormatTests", dependencies: ["JSONFormat", "JSONCoding", "CalendarModel", "CalendarTestSupport", "Conversion"],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel", "ICSFormat", "Conversion"],
             resources: [.copy("Fixtures")]),
