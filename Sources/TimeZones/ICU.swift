@@ -38,12 +38,13 @@ enum ICU {
         final class Rows { var rows: [(windows: String, region: String, zones: [String])] = [] }
         let rows = Rows()
         let context = Unmanaged.passUnretained(rows).toOpaque()
-        _ = cp_icu_windows_table({ context, windows, region, ids in
-            guard let context, let windows, let region, let ids else { return }
-            let rows = Unmanaged<Rows>.fromOpaque(context).takeUnretainedValue()
-            rows.rows.append(
-                (String(cString: windows), String(cString: region), String(cString: ids).split(separator: " ").map(String.init)))
-        }, context)
+        _ = cp_icu_windows_table(
+            { context, windows, region, ids in
+                guard let context, let windows, let region, let ids else { return }
+                let rows = Unmanaged<Rows>.fromOpaque(context).takeUnretainedValue()
+                rows.rows.append(
+                    (String(cString: windows), String(cString: region), String(cString: ids).split(separator: " ").map(String.init)))
+            }, context)
         return withExtendedLifetime(rows) { rows.rows }
     }
 
@@ -52,10 +53,11 @@ enum ICU {
         final class Zones { var zones: [String] = [] }
         let zones = Zones()
         let context = Unmanaged.passUnretained(zones).toOpaque()
-        _ = cp_icu_metazone_golden_zones({ context, _, zone in
-            guard let context, let zone else { return }
-            Unmanaged<Zones>.fromOpaque(context).takeUnretainedValue().zones.append(String(cString: zone))
-        }, context)
+        _ = cp_icu_metazone_golden_zones(
+            { context, _, zone in
+                guard let context, let zone else { return }
+                Unmanaged<Zones>.fromOpaque(context).takeUnretainedValue().zones.append(String(cString: zone))
+            }, context)
         return withExtendedLifetime(zones) { zones.zones }
     }
 }

@@ -119,7 +119,9 @@ public struct TimeZoneDefinitionBuilder: Sendable {
         if shift == 0 {
             return RecurrenceRule(
                 frequency: .yearly,
-                daysOfTheWeek: [RecurrenceRule.DayOfWeek(RecurrenceRule.Weekday(rawValue: weekday + 1)!, weekNumber: week == 5 ? -1 : week)],
+                daysOfTheWeek: [
+                    RecurrenceRule.DayOfWeek(RecurrenceRule.Weekday(rawValue: weekday + 1)!, weekNumber: week == 5 ? -1 : week)
+                ],
                 months: [RecurrenceRule.Month(month)])
         }
         // The days the rule's weekday can fall on, moved by the shift.

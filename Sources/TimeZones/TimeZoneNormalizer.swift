@@ -191,13 +191,15 @@ public final class TimeZoneNormalizer {
         let trace = resolution.trace.joined(separator: "; ")
         switch resolution.step {
         case .definitionMatch, .fixedOffset, .calendarDefault:
-            warnOnce("tzid \(tzid) \(resolution.zoneID ?? "")", line: line, "TZID \"\(tzid)\" read as \(resolution.zoneID ?? "?"): \(trace)")
+            warnOnce(
+                "tzid \(tzid) \(resolution.zoneID ?? "")", line: line, "TZID \"\(tzid)\" read as \(resolution.zoneID ?? "?"): \(trace)")
         case .definitionRules:
             warnOnce(
                 "tzid \(tzid)", line: line,
                 "TZID \"\(tzid)\" matches no known zone; times computed from the file's VTIMEZONE and written in UTC (\(trace))")
         case .unresolved:
-            warnOnce("tzid \(tzid)", line: line, "TZID \"\(tzid)\" names no known zone and has no VTIMEZONE; times kept as they are (\(trace))")
+            warnOnce(
+                "tzid \(tzid)", line: line, "TZID \"\(tzid)\" names no known zone and has no VTIMEZONE; times kept as they are (\(trace))")
         default:
             break
         }
@@ -217,7 +219,8 @@ public final class TimeZoneNormalizer {
         let target = targetZone ?? "UTC"
         warnOnce(
             "recurrence \(startZone) \(line)", line: line,
-            "recurring item in \(startZone) written in \(target): later occurrences keep \(target)'s wall clock and move by an hour across daylight-saving changes")
+            "recurring item in \(startZone) written in \(target): later occurrences keep \(target)'s wall clock and move by an hour across daylight-saving changes"
+        )
     }
 
     private func warnOnce(_ key: String, line: Int?, _ message: String) {

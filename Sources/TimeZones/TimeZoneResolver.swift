@@ -181,7 +181,8 @@ public final class TimeZoneResolver: @unchecked Sendable {
             for k in 0..<parts.count where k > 0 || cleaned.hasPrefix("/") {
                 let tail = parts[k...].joined(separator: "/")
                 if let (zone, how) = simpleLookup(tail) {
-                    return done(zone, .vendorPrefix, "prefix \"\(parts[0..<k].joined(separator: "/"))\" dropped, \(tail) is \(how) → \(zone)")
+                    return done(
+                        zone, .vendorPrefix, "prefix \"\(parts[0..<k].joined(separator: "/"))\" dropped, \(tail) is \(how) → \(zone)")
                 }
             }
             trace.append("no tail of the path is a zone")
@@ -292,7 +293,8 @@ public final class TimeZoneResolver: @unchecked Sendable {
     // MARK: - Definitions
 
     private static func defaultYears(for rules: VTimeZoneRules) -> ClosedRange<Int> {
-        let first = rules.onsets.first.map { CalendarDate(daysSinceEpoch: Int((Double($0.utcSeconds) / 86_400).rounded(.down))).year } ?? 2000
+        let first =
+            rules.onsets.first.map { CalendarDate(daysSinceEpoch: Int((Double($0.utcSeconds) / 86_400).rounded(.down))).year } ?? 2000
         let start = min(max(first, 2000), 2030)
         return start...max(start, 2030)
     }

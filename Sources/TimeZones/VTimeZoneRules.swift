@@ -69,7 +69,9 @@ public struct VTimeZoneRules: ZoneRules, Hashable {
             // A DATE RDATE takes DTSTART's time of day; a UTC one is already an instant.
             if date.reference == .utc {
                 result.append(
-                    ZoneTransition(utcSeconds: date.wallSecondsSinceEpoch, offsetBefore: from, offsetAfter: to, isDaylight: isDaylight, abbreviation: name))
+                    ZoneTransition(
+                        utcSeconds: date.wallSecondsSinceEpoch, offsetBefore: from, offsetAfter: to, isDaylight: isDaylight,
+                        abbreviation: name))
             } else {
                 result.append(make(date.date.daysSinceEpoch * 86_400 + (date.time?.secondsOfDay ?? time)))
             }

@@ -3,12 +3,15 @@ import TimeZones
 
 /// The time-zone options of `convert`.
 struct TimeZoneArguments: ParsableArguments {
-    @Option(name: .customLong("tz"), help: ArgumentHelp(
-        "keep: each time keeps its zone, named by its IANA id; utc: convert to UTC; ZONE: convert to that zone.",
-        valueName: "keep|utc|ZONE"))
+    @Option(
+        name: .customLong("tz"),
+        help: ArgumentHelp(
+            "keep: each time keeps its zone, named by its IANA id; utc: convert to UTC; ZONE: convert to that zone.",
+            valueName: "keep|utc|ZONE"))
     var tz = "keep"
 
-    @Option(name: .customLong("floating-tz"), help: ArgumentHelp("Read floating times in ZONE (all-day dates stay dates).", valueName: "ZONE"))
+    @Option(
+        name: .customLong("floating-tz"), help: ArgumentHelp("Read floating times in ZONE (all-day dates stay dates).", valueName: "ZONE"))
     var floatingTZ: String?
 
     @Option(name: .customLong("tzid-style"), help: ArgumentHelp("Write TZIDs as IANA or Windows ids.", valueName: "iana|windows"))

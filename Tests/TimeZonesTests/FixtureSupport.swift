@@ -2,6 +2,7 @@ import CalendarModel
 import Conversion
 import Foundation
 import ICSFormat
+import TimeZones
 import XCTest
 
 /// Reads the fixtures of this target and parses what they hold without calport's time-zone code.
@@ -62,14 +63,17 @@ enum FixtureSupport {
             guard let zone = TimeZone(identifier: id) else { return nil }
             // Foundation answers offsets for instants; the wall time's instant is where the
             // offset at (wall - offset) is consistent. Try both neighbouring offsets; first wins.
-            let candidates = Set([-86_400, 0, 86_400].map { wall - zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(wall + $0))) })
+            let candidates = Set(
+                [-86_400, 0, 86_400].map { wall - zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(wall + $0))) })
             let valid = candidates.filter { wall - zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval($0))) == $0 }
             return valid.min()
         }
     }
 
     /// Runs `calport convert` on a fixture and returns the output's elements and the warnings.
-    static func convert(_ file: String, timeZones: TimeZoneOptionsValue) throws -> (elements: [CalendarStreamElement], log: DiagnosticLog, bytes: [UInt8]) {
+    static func convert(_ file: String, timeZones: TimeZoneOptionsValue) throws -> (
+        elements: [CalendarStreamElement], log: DiagnosticLog, bytes: [UInt8]
+    ) {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("calport-tz-\(UUID().uuidString).ics")
         defer { try? FileManager.default.removeItem(at: output) }
         let log = DiagnosticLog()
@@ -80,7 +84,5 @@ enum FixtureSupport {
         return (try elements(bytes, name: "output"), log, bytes)
     }
 }
-
-import TimeZones
 
 typealias TimeZoneOptionsValue = TimeZoneOptions

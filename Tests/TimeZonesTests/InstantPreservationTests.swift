@@ -40,8 +40,10 @@ final class InstantPreservationTests: XCTestCase {
     func testKeepOutputDescribesTheSameInstantsAsUTCOutput() throws {
         for name in Self.files {
             let expected = try expected(name)
-            let kept = FixtureSupport.events(try FixtureSupport.convert("files/\(name).ics", timeZones: TimeZoneOptions(output: .keep)).elements)
-            let utc = FixtureSupport.events(try FixtureSupport.convert("files/\(name).ics", timeZones: TimeZoneOptions(output: .utc)).elements)
+            let kept = FixtureSupport.events(
+                try FixtureSupport.convert("files/\(name).ics", timeZones: TimeZoneOptions(output: .keep)).elements)
+            let utc = FixtureSupport.events(
+                try FixtureSupport.convert("files/\(name).ics", timeZones: TimeZoneOptions(output: .utc)).elements)
             for (uid, (start, end)) in expected {
                 let event = try XCTUnwrap(kept[uid], uid)
                 for (value, instant) in [(event.start, start), (event.end, end)] {
@@ -77,8 +79,10 @@ final class InstantPreservationTests: XCTestCase {
         XCTAssertEqual(defined.count, used.count, "one VTIMEZONE per zone")
         XCTAssertEqual(
             used,
-            ["Europe/Berlin", "America/New_York", "America/Mexico_City", "Asia/Tokyo", "Asia/Kolkata", "Australia/Sydney",
-             "America/Los_Angeles", "Europe/London"])
+            [
+                "Europe/Berlin", "America/New_York", "America/Mexico_City", "Asia/Tokyo", "Asia/Kolkata", "Australia/Sydney",
+                "America/Los_Angeles", "Europe/London",
+            ])
         let text = String(decoding: output.bytes, as: UTF8.self)
         XCTAssertFalse(text.contains("Standard Time"), "Windows names left in the output")
     }
@@ -120,8 +124,11 @@ final class InstantPreservationTests: XCTestCase {
             let output = try FixtureSupport.convert("files/custom-vtimezones.ics", timeZones: options)
             let event = try XCTUnwrap(FixtureSupport.events(output.elements)["c-recurring-until"])
             // UNTIL 2024-05-01 09:00 in the file's Central European zone is 07:00 UTC.
-            XCTAssertEqual(event.recurrenceRules.first?.end, .until(CalendarDateTime(
-                date: CalendarDate(year: 2024, month: 5, day: 1), time: TimeOfDay(hour: 7, minute: 0, second: 0), reference: .utc)))
+            XCTAssertEqual(
+                event.recurrenceRules.first?.end,
+                .until(
+                    CalendarDateTime(
+                        date: CalendarDate(year: 2024, month: 5, day: 1), time: TimeOfDay(hour: 7, minute: 0, second: 0), reference: .utc)))
         }
     }
 
@@ -134,7 +141,9 @@ final class InstantPreservationTests: XCTestCase {
     }
 
     func testUnknownTargetZoneIsAUsageError() {
-        XCTAssertThrowsError(try FixtureSupport.convert("files/dst-edges.ics", timeZones: TimeZoneOptions(output: .zone("Mars/Olympus_Mons")))) {
+        XCTAssertThrowsError(
+            try FixtureSupport.convert("files/dst-edges.ics", timeZones: TimeZoneOptions(output: .zone("Mars/Olympus_Mons")))
+        ) {
             XCTAssertEqual(($0 as? CalendarError)?.kind, .usage)
         }
     }

@@ -22,7 +22,8 @@ final class PosixTimeZoneRuleTests: XCTestCase {
         XCTAssertEqual(rule.daylightOffset, 39_600)
         let transitions = rule.transitions(in: 2030)
         // April 7 02:00 +11 ends daylight time; October 6 02:00 +10:30 starts it.
-        XCTAssertEqual(transitions.map(\.utcSeconds), [FixtureSupport.seconds("20300406T150000Z"), FixtureSupport.seconds("20301005T153000Z")])
+        XCTAssertEqual(
+            transitions.map(\.utcSeconds), [FixtureSupport.seconds("20300406T150000Z"), FixtureSupport.seconds("20301005T153000Z")])
         XCTAssertEqual(transitions.map(\.isDaylight), [false, true])
     }
 

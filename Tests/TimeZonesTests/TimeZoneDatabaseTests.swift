@@ -37,11 +37,15 @@ final class TimeZoneDatabaseTests: XCTestCase {
         let almaty = try XCTUnwrap(database.transitions(zone: "Asia/Almaty", from: from2023, to: to2031))
         XCTAssertEqual(almaty.map(\.utcSeconds), [FixtureSupport.seconds("20240229T180000Z")])
         XCTAssertEqual(almaty.first?.offsetAfter, 5 * 3600)
-        let cairo = try XCTUnwrap(database.transitions(zone: "Africa/Cairo", from: FixtureSupport.seconds("20240101T000000Z"), to: FixtureSupport.seconds("20250101T000000Z")))
+        let cairo = try XCTUnwrap(
+            database.transitions(
+                zone: "Africa/Cairo", from: FixtureSupport.seconds("20240101T000000Z"), to: FixtureSupport.seconds("20250101T000000Z")))
         // Last Friday of April 00:00 EET and last Thursday of October 24:00 EEST.
         XCTAssertEqual(cairo.map(\.utcSeconds), [FixtureSupport.seconds("20240425T220000Z"), FixtureSupport.seconds("20241031T210000Z")])
         // Beyond the listed transitions the POSIX footer continues: New York in 2090.
-        let newYork = try XCTUnwrap(database.transitions(zone: "America/New_York", from: FixtureSupport.seconds("20900101T000000Z"), to: FixtureSupport.seconds("20910101T000000Z")))
+        let newYork = try XCTUnwrap(
+            database.transitions(
+                zone: "America/New_York", from: FixtureSupport.seconds("20900101T000000Z"), to: FixtureSupport.seconds("20910101T000000Z")))
         XCTAssertEqual(newYork.map(\.utcSeconds), [FixtureSupport.seconds("20900312T070000Z"), FixtureSupport.seconds("20901105T060000Z")])
     }
 

@@ -29,7 +29,8 @@ final class TimeZoneDefinitionBuilderTests: XCTestCase {
     }
 
     func testMexicoCityHasNoDaylightTimeAfter2022() throws {
-        let definition = try XCTUnwrap(TimeZoneDefinitionBuilder().definition(zone: "America/Mexico_City", tzid: "America/Mexico_City", fromYear: 2020))
+        let definition = try XCTUnwrap(
+            TimeZoneDefinitionBuilder().definition(zone: "America/Mexico_City", tzid: "America/Mexico_City", fromYear: 2020))
         XCTAssertFalse(definition.components.contains { $0.property("RRULE") != nil })
         let rules = try XCTUnwrap(VTimeZoneRules(definition))
         XCTAssertEqual(rules.offset(utcSeconds: FixtureSupport.seconds("20300715T000000Z")), -6 * 3600)

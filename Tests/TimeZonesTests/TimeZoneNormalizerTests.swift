@@ -8,9 +8,16 @@ final class TimeZoneNormalizerTests: XCTestCase {
     func event(start: CalendarDateTime, end: CalendarDateTime?) -> CalendarStreamElement {
         var event = Event(item: CalendarItem(uid: "x", start: start))
         event.end = end
-        event.item.timestamp = CalendarDateTime(date: CalendarDate(year: 2024, month: 1, day: 1), time: TimeOfDay(hour: 0, minute: 0, second: 0), reference: .utc)
-        event.item.alarms = [Alarm(action: .display, trigger: .absolute(CalendarDateTime(
-            date: CalendarDate(year: 2024, month: 7, day: 15), time: TimeOfDay(hour: 9, minute: 0, second: 0), reference: .zone("Europe/Berlin"))))]
+        event.item.timestamp = CalendarDateTime(
+            date: CalendarDate(year: 2024, month: 1, day: 1), time: TimeOfDay(hour: 0, minute: 0, second: 0), reference: .utc)
+        event.item.alarms = [
+            Alarm(
+                action: .display,
+                trigger: .absolute(
+                    CalendarDateTime(
+                        date: CalendarDate(year: 2024, month: 7, day: 15), time: TimeOfDay(hour: 9, minute: 0, second: 0),
+                        reference: .zone("Europe/Berlin"))))
+        ]
         return .entry(.event(event), line: 7)
     }
 
@@ -33,11 +40,17 @@ final class TimeZoneNormalizerTests: XCTestCase {
     }
 
     func testAbsoluteTriggersAndStampsStayUTC() throws {
-        let start = CalendarDateTime(date: CalendarDate(year: 2024, month: 7, day: 15), time: TimeOfDay(hour: 10, minute: 0, second: 0), reference: .zone("Europe/Berlin"))
+        let start = CalendarDateTime(
+            date: CalendarDate(year: 2024, month: 7, day: 15), time: TimeOfDay(hour: 10, minute: 0, second: 0),
+            reference: .zone("Europe/Berlin"))
         let event = try run(TimeZoneOptions(output: .zone("Asia/Tokyo")), event(start: start, end: nil))
-        XCTAssertEqual(event.start, CalendarDateTime(date: start.date, time: TimeOfDay(hour: 17, minute: 0, second: 0), reference: .zone("Asia/Tokyo")))
+        XCTAssertEqual(
+            event.start, CalendarDateTime(date: start.date, time: TimeOfDay(hour: 17, minute: 0, second: 0), reference: .zone("Asia/Tokyo"))
+        )
         // An absolute TRIGGER must be UTC (RFC 5545 §3.8.6.3): 09:00 CEST is 07:00Z.
-        XCTAssertEqual(event.alarms.first?.trigger, .absolute(CalendarDateTime(date: start.date, time: TimeOfDay(hour: 7, minute: 0, second: 0), reference: .utc)))
+        XCTAssertEqual(
+            event.alarms.first?.trigger,
+            .absolute(CalendarDateTime(date: start.date, time: TimeOfDay(hour: 7, minute: 0, second: 0), reference: .utc)))
         XCTAssertEqual(event.timestamp?.reference, .utc)
         XCTAssertEqual(event.timestamp?.time, TimeOfDay(hour: 0, minute: 0, second: 0))
     }
