@@ -69,7 +69,8 @@ public final class TimeZoneDatabase: @unchecked Sendable {
     /// Case-insensitive, since names differ only by case in hand-written files.
     public func currentIdentifier(for name: String) -> String? {
         guard var id = zoneSet.contains(name) || links[name] != nil ? name : byLowercase[name.lowercased()] else {
-            return nil
+            // Without tzdata.zi (some distributions omit it) a zone is any TZif file by that name.
+            return zoneSet.isEmpty && hasZoneFile(name) ? name : nil
         }
         // A name zone.tab lists stays as it is even when the build makes it a link (tzdata's
         // default build links Europe/Amsterdam to Europe/Brussels; users expect Amsterdam).
@@ -82,7 +83,23 @@ public final class TimeZoneDatabase: @unchecked Sendable {
     }
 
     /// Whether the data knows `identifier` exactly as spelled (zone or link).
-    public func contains(_ identifier: String) -> Bool { zoneSet.contains(identifier) || links[identifier] != nil }
+    public func contains(_ identifier: String) -> Bool {
+        zoneSet.contains(identifier) || links[identifier] != nil || (zoneSet.isEmpty && hasZoneFile(identifier))
+    }
+
+    /// Whether `name` is a safe relative path (letters, digits, `_+-`, no `..`) to a TZif file.
+    private func hasZoneFile(_ name: String) -> Bool {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        let safe = parts.allSatisfy { part in
+            !part.isEmpty && part != "." && part != ".."
+                && part.unicodeScalars.allSatisfy {
+                    $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_+-".unicodeScalars.contains($0))
+                }
+        }
+        guard safe, let handle = FileHandle(forReadingAtPath: directory + "/" + name) else { return false }
+        defer { try? handle.close() }
+        return handle.readData(ofLength: 4) == Data("TZif".utf8)
+    }
 
     /// The parsed zone, or nil when the data has no such zone. Cached.
     public func zone(_ identifier: String) -> CompiledZone? {
@@ -101,8 +118,8 @@ public final class TimeZoneDatabase: @unchecked Sendable {
 
     private func load(_ identifier: String) -> CompiledZone? {
         // Only names the index lists become paths, so a TZID cannot reach outside the directory.
-        guard let name = currentIdentifier(for: identifier) ?? (identifier == "UTC" ? "Etc/UTC" : nil),
-            zoneSet.contains(name) || links[name] != nil || tabulated.contains(name)
+        guard let name = currentIdentifier(for: identifier),
+            zoneSet.contains(name) || links[name] != nil || tabulated.contains(name) || hasZoneFile(name)
         else { return nil }
         let path = directory + "/" + name
         guard let data = FileManager.default.contents(atPath: path) else { return nil }

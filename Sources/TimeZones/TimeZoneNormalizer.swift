@@ -161,9 +161,14 @@ public final class TimeZoneNormalizer {
     }
 
     private func wall(_ instant: Int, zone: String, like value: CalendarDateTime) -> CalendarDateTime {
-        let offset = resolver.database.offset(zone: zone, utcSeconds: instant) ?? 0
+        let name = outputName(zone)
+        // Under Windows ids several zones share one name (Berlin and Vienna are both
+        // `W. Europe Standard Time`) and one VTIMEZONE, that of the id's main zone; wall times
+        // must follow that zone so they agree with the definition written for the name.
+        let rulesZone = name == zone ? zone : (zoneID(forOutputName: name) ?? zone)
+        let offset = resolver.database.offset(zone: rulesZone, utcSeconds: instant) ?? 0
         var result = value.withWallSeconds(instant + offset)
-        result.reference = .zone(outputName(zone))
+        result.reference = .zone(name)
         return result
     }
 

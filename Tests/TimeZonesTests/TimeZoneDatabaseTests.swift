@@ -86,3 +86,21 @@ final class TimeZoneDatabaseTests: XCTestCase {
         for i in 0..<(zones.count * 4) { XCTAssertEqual(results[i], expected[i % zones.count]) }
     }
 }
+
+/// A zoneinfo directory without tzdata.zi (some distributions leave it out) still works.
+final class TimeZoneDatabaseWithoutIndexTests: XCTestCase {
+    func testZonesAreReadByFileName() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calport-zoneinfo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("America"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: "/usr/share/zoneinfo/America/New_York", toPath: directory.appendingPathComponent("America/New_York").path)
+        try Data("not a zone".utf8).write(to: directory.appendingPathComponent("README"))
+        let database = TimeZoneDatabase(directory: directory.path)
+        XCTAssertNil(database.version)
+        XCTAssertEqual(database.offset(zone: "America/New_York", utcSeconds: FixtureSupport.seconds("20240715T000000Z")), -4 * 3600)
+        XCTAssertNil(database.offset(zone: "README", utcSeconds: 0))
+        XCTAssertNil(database.offset(zone: "America/../America/New_York", utcSeconds: 0))
+        XCTAssertNil(database.offset(zone: "Europe/Berlin", utcSeconds: 0))
+    }
+}

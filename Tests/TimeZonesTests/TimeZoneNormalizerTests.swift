@@ -67,3 +67,26 @@ final class TimeZoneNormalizerTests: XCTestCase {
         XCTAssertThrowsError(try TimeZoneNormalizer(options: TimeZoneOptions(floatingZone: "Nowhere"), file: "t.ics", log: DiagnosticLog()))
     }
 }
+
+/// Windows ids name several zones at once; the wall time written must agree with the one
+/// VTIMEZONE written for the id.
+final class WindowsStyleConsistencyTests: XCTestCase {
+    func testWallTimeFollowsTheDefinitionWrittenForTheWindowsId() throws {
+        // Prague had daylight time in 1979, Budapest (CLDR's zone for Central Europe Standard
+        // Time) not until 1980. 12:00 CEST in Prague is 10:00 UTC.
+        let start = CalendarDateTime(
+            date: CalendarDate(year: 1979, month: 7, day: 1), time: TimeOfDay(hour: 12, minute: 0, second: 0),
+            reference: .zone("Europe/Prague"))
+        let normalizer = try TimeZoneNormalizer(
+            options: TimeZoneOptions(tzidStyle: .windows, emitTimeZoneDefinitions: true), file: "t.ics", log: DiagnosticLog())
+        _ = normalizer.process(.beginCalendar(Calendar()))
+        let out = normalizer.process(.entry(.event(Event(item: CalendarItem(uid: "p", start: start))), line: 3))
+        guard case .entry(.timeZone(let definition), _) = out.first, case .entry(.event(let event), _) = out.last else {
+            return XCTFail("\(out)")
+        }
+        XCTAssertEqual(event.start?.reference, .zone("Central Europe Standard Time"))
+        let rules = try XCTUnwrap(VTimeZoneRules(definition))
+        XCTAssertEqual(rules.identifier, "Central Europe Standard Time")
+        XCTAssertEqual(rules.utcSeconds(wallSeconds: event.start!.wallSecondsSinceEpoch), FixtureSupport.seconds("19790701T100000Z"))
+    }
+}
