@@ -35,6 +35,9 @@ public struct TimeZoneResolution: Hashable, Sendable {
     public var trace: [String]
     /// For `.definitionRules`: the file's own rules, which give the instants.
     public var definitionRules: VTimeZoneRules?
+    /// Whether the zone was only guessed from a city in the name; a guess yields to a
+    /// VTIMEZONE that disagrees.
+    public var isGuess = false
 
     /// Creates a resolution.
     public init(input: String, zoneID: String?, step: Step, trace: [String], definitionRules: VTimeZoneRules? = nil) {

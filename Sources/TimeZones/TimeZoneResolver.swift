@@ -68,8 +68,18 @@ public final class TimeZoneResolver: @unchecked Sendable {
         _ tzid: String, definition: Component? = nil, calendarDefault: String? = nil, years: ClosedRange<Int>? = nil
     ) -> TimeZoneResolution {
         var resolution = resolveName(tzid)
-        if resolution.zoneID != nil { return resolution }
-        if let definition, let rules = VTimeZoneRules(definition) {
+        let rules = definition.flatMap(VTimeZoneRules.init)
+        if let zone = resolution.zoneID {
+            // A zone only guessed from a city in the name must agree with the file's own
+            // definition; a real id or Windows name is trusted over it (current data is newer).
+            guard resolution.isGuess, let rules else { return resolution }
+            let span = years ?? Self.defaultYears(for: rules)
+            if agrees(zone, with: rules, years: span) { return resolution }
+            resolution.trace.append("but the file's VTIMEZONE disagrees with \(zone) over \(span.lowerBound)–\(span.upperBound)")
+            resolution.zoneID = nil
+            resolution.isGuess = false
+        }
+        if let rules, let definition {
             let span = years ?? Self.defaultYears(for: rules)
             // A name that states a fixed offset (`UTC+11`) and a definition that agrees: the
             // name says which of the many zones with that offset is meant.
@@ -171,7 +181,9 @@ public final class TimeZoneResolver: @unchecked Sendable {
         }
         trace.append("not a Windows id")
         if let (zone, how) = displayNameZone(cleaned) {
-            return done(zone, .outlookDisplayName, "Outlook display name: \(how) → \(zone)")
+            var result = done(zone, .outlookDisplayName, "Outlook display name: \(how) → \(zone)")
+            result.isGuess = how.hasPrefix("city")
+            return result
         }
         trace.append("not an Outlook display name")
         // Vendor prefixes (/mozilla.org/20050126_1/, /citadel.org/…, posix/) precede a real id:
@@ -202,6 +214,19 @@ public final class TimeZoneResolver: @unchecked Sendable {
             }
         }
         if !variants.isEmpty { trace.append("no repaired spelling is a zone") }
+        // Last, a city a path ends with (`America/Chica/Chicago`, `custom_America/New_York`).
+        if parts.count > 1, let last = parts.last {
+            let key = Self.words(last.replacingOccurrences(of: "_", with: " "))
+            lock.lock()
+            let zones = zonesByCity[key] ?? []
+            lock.unlock()
+            if zones.count == 1 {
+                var result = done(zones[0], .vendorPrefix, "path ends with the city \"\(last)\" → \(zones[0])")
+                result.isGuess = true
+                return result
+            }
+            trace.append("no city the path ends with")
+        }
         return TimeZoneResolution(input: tzid, zoneID: nil, step: .unresolved, trace: trace)
     }
 
