@@ -46,7 +46,18 @@ extension CalendarEntry {
 
     /// Calls `body` on every date-time `mapDateTimes` would visit, without changing anything.
     public func forEachDateTime(_ body: (DateTimeField, CalendarDateTime) -> Void) {
-        var copy = self
-        copy.mapDateTimes { field, value in body(field, value) }
+        switch self {
+        case .event(let event):
+            event.item.forEachDateTime(body)
+            if let end = event.end { body(.end, end) }
+        case .reminder(let reminder):
+            reminder.item.forEachDateTime(body)
+            if let due = reminder.due { body(.due, due) }
+            if let completed = reminder.completionDate { body(.completed, completed) }
+        case .other(let component):
+            component.forEachDateTime(body)
+        case .timeZone:
+            break
+        }
     }
 }

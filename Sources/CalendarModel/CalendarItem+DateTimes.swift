@@ -38,18 +38,65 @@ extension CalendarItem {
                 alarms[i].trigger = .absolute(when)
             }
         }
-        for i in properties.indices { properties[i].mapDateTimes(transform) }
-        for i in components.indices { components[i].mapDateTimes(transform) }
+        // Only properties that hold date-times are touched, so arrays without any are not
+        // copied (a mutating access would copy a shared buffer even when nothing changes).
+        for i in properties.indices where properties[i].holdsDateTimes { properties[i].mapDateTimes(transform) }
+        for i in components.indices where components[i].holdsDateTimes { components[i].mapDateTimes(transform) }
     }
 
-    /// Calls `body` on every date-time `mapDateTimes` would visit, without changing anything.
+    /// Calls `body` on every date-time `mapDateTimes` would visit, in the same order, without
+    /// copying or changing anything.
     public func forEachDateTime(_ body: (DateTimeField, CalendarDateTime) -> Void) {
-        var copy = self
-        copy.mapDateTimes { field, value in body(field, value) }
+        if let start { body(.start, start) }
+        if let recurrenceID { body(.recurrenceID, recurrenceID) }
+        if let created { body(.created, created) }
+        if let lastModified { body(.lastModified, lastModified) }
+        if let timestamp { body(.timestamp, timestamp) }
+        for list in recurrenceDates {
+            for date in list.dates { body(.recurrenceDate, date) }
+            for period in list.periods {
+                body(.recurrenceDate, period.start)
+                if case .end(let end) = period.extent { body(.recurrenceDatePeriodEnd, end) }
+            }
+        }
+        for list in exceptionDates {
+            for date in list.dates { body(.exceptionDate, date) }
+        }
+        for rule in recurrenceRules {
+            if case .until(let until) = rule.end { body(.recurrenceUntil, until) }
+        }
+        for alarm in alarms {
+            if case .absolute(let when) = alarm.trigger { body(.alarmTrigger, when) }
+        }
+        for property in properties where property.holdsDateTimes { property.forEachDateTime(body) }
+        for component in components where component.holdsDateTimes { component.forEachDateTime(body) }
     }
 }
 
 extension Property {
+    /// Whether the value is DATE, DATE-TIME or PERIOD.
+    public var holdsDateTimes: Bool {
+        switch value {
+        case .dateTimes, .periods: true
+        default: false
+        }
+    }
+
+    /// Calls `body` on each DATE, DATE-TIME and PERIOD bound of the value.
+    public func forEachDateTime(_ body: (DateTimeField, CalendarDateTime) -> Void) {
+        let field = DateTimeField.property(name)
+        switch value {
+        case .dateTimes(let values):
+            for v in values { body(field, v) }
+        case .periods(let periods):
+            for p in periods {
+                body(field, p.start)
+                if case .end(let end) = p.extent { body(field, end) }
+            }
+        default: break
+        }
+    }
+
     /// Rewrites the DATE, DATE-TIME and PERIOD values of this property.
     public mutating func mapDateTimes(_ transform: (DateTimeField, inout CalendarDateTime) -> Void) {
         let field = DateTimeField.property(name)
@@ -72,9 +119,20 @@ extension Property {
 }
 
 extension Component {
+    /// Whether any property here or below holds a date-time.
+    public var holdsDateTimes: Bool {
+        properties.contains { $0.holdsDateTimes } || components.contains { $0.holdsDateTimes }
+    }
+
     /// Rewrites the date-time values of this component's properties and sub-components.
     public mutating func mapDateTimes(_ transform: (DateTimeField, inout CalendarDateTime) -> Void) {
-        for i in properties.indices { properties[i].mapDateTimes(transform) }
-        for i in components.indices { components[i].mapDateTimes(transform) }
+        for i in properties.indices where properties[i].holdsDateTimes { properties[i].mapDateTimes(transform) }
+        for i in components.indices where components[i].holdsDateTimes { components[i].mapDateTimes(transform) }
+    }
+
+    /// Calls `body` on the date-time values of this component's properties and sub-components.
+    public func forEachDateTime(_ body: (DateTimeField, CalendarDateTime) -> Void) {
+        for property in properties where property.holdsDateTimes { property.forEachDateTime(body) }
+        for component in components where component.holdsDateTimes { component.forEachDateTime(body) }
     }
 }

@@ -150,6 +150,25 @@ public final class CompiledZone: ZoneRules, @unchecked Sendable {
 
     public func offset(utcSeconds: Int) -> Int { localTimeType(utcSeconds: utcSeconds).offset }
 
+    public func utcSeconds(wallSeconds wall: Int) -> Int {
+        // Fast path for the common case, a wall time with no transition within two days, inside
+        // the listed transitions: one binary search and no allocation. This runs for every
+        // zoned date-time a conversion reads.
+        let window = 2 * 86_400
+        if let last = instants.last, wall + window < last {
+            var low = 0
+            var high = instants.count
+            while low < high {
+                let mid = (low + high) / 2
+                if instants[mid] < wall - window { low = mid + 1 } else { high = mid }
+            }
+            if instants[low] >= wall + window {
+                return wall - (low == 0 ? initialType.offset : listedTransitions[low - 1].offsetAfter)
+            }
+        }
+        return instant(forWallSeconds: wall)
+    }
+
     public func transitions(from: Int, to: Int) -> [ZoneTransition] {
         var result: [ZoneTransition] = []
         var low = 0

@@ -20,11 +20,23 @@ public final class TimeZoneNormalizer {
     private var calendarDefault: String?
     private var emitted: Set<String> = []
     private var warned: Set<String> = []
-    private var sources: [SourceKey: Source] = [:]
+    private var byName: [String: Source] = [:]
+    private var byYears: [SourceKey: Source] = [:]
+    // Hot-path memos: consecutive date-times mostly share a zone, and each output zone's name
+    // and rules are looked up once (the database's lock and hashing cost more than the math).
+    private var lastSource: (key: SourceKey, source: Source)?
+    private var outputs: [String: OutputZone] = [:]
+
+    /// How an IANA zone is written: its output TZID and the rules its wall times follow.
+    private struct OutputZone {
+        var name: String
+        var rules: CompiledZone?
+    }
 
     private struct SourceKey: Hashable {
         var tzid: String
-        var years: ClosedRange<Int>
+        /// Nil when the resolution does not depend on the years (most TZIDs).
+        var years: ClosedRange<Int>?
     }
 
     /// Where a time's instant comes from and what its zone is called today.
@@ -59,11 +71,13 @@ public final class TimeZoneNormalizer {
             definitions = [:]
             emitted = []
             warned = []
-            sources = [:]
+            byName = [:]
+            byYears = [:]
+            lastSource = nil
             calendarDefault = calendar.defaultTimeZone
             if let stated = calendar.defaultTimeZone {
                 if let id = resolver.resolveName(stated).zoneID {
-                    calendar.defaultTimeZone = targetZone ?? outputName(id)
+                    calendar.defaultTimeZone = output(targetZone ?? id).name
                 } else {
                     warnOnce("X-WR-TIMEZONE \(stated)", line: nil, "X-WR-TIMEZONE \"\(stated)\" names no known time zone; kept as is")
                 }
@@ -72,13 +86,26 @@ public final class TimeZoneNormalizer {
         case .entry(.timeZone(let definition), _):
             if case .text(let names)? = definition.property("TZID")?.value, let name = names.first {
                 definitions[name] = definition
+                // A definition after a first use (a forward reference) counts from now on.
+                byName[name] = nil
+                if byYears.keys.contains(where: { $0.tzid == name }) { byYears = byYears.filter { $0.key.tzid != name } }
+                lastSource = nil
             }
             return []
         case .entry(var entry, let line):
-            let years = Self.years(of: entry)
+            // The years an entry spans matter only for matching a VTIMEZONE and for writing
+            // one, so they are computed on first need.
+            let original = entry
+            var yearsMemo: ClosedRange<Int>?
+            func years() -> ClosedRange<Int> {
+                if let known = yearsMemo { return known }
+                let computed = Self.years(of: original)
+                yearsMemo = computed
+                return computed
+            }
             var used: [String] = []
             var usedSet: Set<String> = []
-            let startZone = entry.item?.start?.reference.zoneIdentifier
+            let startZone = original.item?.start?.reference.zoneIdentifier
             entry.mapDateTimes { field, value in
                 // A floating UNTIL under a zoned DTSTART (RFC 5545 §3.3.10 wants UTC; Outlook
                 // writes local time) means local time in the start's zone.
@@ -91,8 +118,8 @@ public final class TimeZoneNormalizer {
                     used.append(zone)
                 }
             }
-            if let item = entry.item, !item.recurrenceRules.isEmpty {
-                warnIfRecurrenceShifts(startZone: startZone, years: years, line: line)
+            if let item = original.item, !item.recurrenceRules.isEmpty {
+                warnIfRecurrenceShifts(startZone: startZone, years: years(), line: line)
             }
             var result: [CalendarStreamElement] = []
             if options.emitTimeZoneDefinitions {
@@ -100,8 +127,8 @@ public final class TimeZoneNormalizer {
                     emitted.insert(name)
                     guard let zone = zoneID(forOutputName: name),
                         let definition = builder.definition(
-                            zone: zone, tzid: name, fromYear: min(options.definitionsFromYear, years.lowerBound),
-                            throughYear: max(2037, years.upperBound))
+                            zone: zone, tzid: name, fromYear: min(options.definitionsFromYear, years().lowerBound),
+                            throughYear: max(2037, years().upperBound))
                     else { continue }
                     result.append(.entry(.timeZone(definition), line: line))
                 }
@@ -117,7 +144,7 @@ public final class TimeZoneNormalizer {
 
     // MARK: - Conversion
 
-    private func convert(_ value: inout CalendarDateTime, field: DateTimeField, years: ClosedRange<Int>, line: Int) {
+    private func convert(_ value: inout CalendarDateTime, field: DateTimeField, years: () -> ClosedRange<Int>, line: Int) {
         guard !value.isDateOnly else { return }
         let instant: Int
         var sourceZone: String?
@@ -161,14 +188,22 @@ public final class TimeZoneNormalizer {
     }
 
     private func wall(_ instant: Int, zone: String, like value: CalendarDateTime) -> CalendarDateTime {
+        let target = output(zone)
+        let offset = target.rules?.offset(utcSeconds: instant) ?? 0
+        var result = value.withWallSeconds(instant + offset)
+        result.reference = .zone(target.name)
+        return result
+    }
+
+    private func output(_ zone: String) -> OutputZone {
+        if let known = outputs[zone] { return known }
         let name = outputName(zone)
         // Under Windows ids several zones share one name (Berlin and Vienna are both
         // `W. Europe Standard Time`) and one VTIMEZONE, that of the id's main zone; wall times
         // must follow that zone so they agree with the definition written for the name.
         let rulesZone = name == zone ? zone : (zoneID(forOutputName: name) ?? zone)
-        let offset = resolver.database.offset(zone: rulesZone, utcSeconds: instant) ?? 0
-        var result = value.withWallSeconds(instant + offset)
-        result.reference = .zone(name)
+        let result = OutputZone(name: name, rules: resolver.database.zone(rulesZone))
+        outputs[zone] = result
         return result
     }
 
@@ -185,14 +220,27 @@ public final class TimeZoneNormalizer {
         return resolver.resolveName(name).zoneID
     }
 
-    private func source(_ tzid: String, years: ClosedRange<Int>, line: Int) -> Source {
-        let key = SourceKey(tzid: tzid, years: years)
-        if let known = sources[key] { return known }
+    private func source(_ tzid: String, years: () -> ClosedRange<Int>, line: Int) -> Source {
+        if let last = lastSource, last.key.tzid == tzid, last.key.years == nil { return last.source }
+        if let known = byName[tzid] {
+            lastSource = (SourceKey(tzid: tzid, years: nil), known)
+            return known
+        }
         let definition = definitions[tzid] ?? definitions[TimeZoneResolver.clean(tzid)]
-        let resolution = resolver.resolve(tzid, definition: definition, calendarDefault: calendarDefault, years: years)
+        // The years matter only when a VTIMEZONE must be matched or must confirm a guess.
+        let named = resolver.resolveName(tzid)
+        let span: ClosedRange<Int>? = definition != nil && (named.zoneID == nil || named.isGuess) ? years() : nil
+        let key = SourceKey(tzid: tzid, years: span)
+        if let last = lastSource, last.key == key { return last.source }
+        if let known = byYears[key] {
+            lastSource = (key, known)
+            return known
+        }
+        let resolution = resolver.resolve(tzid, definition: definition, calendarDefault: calendarDefault, years: span)
         let rules: (any ZoneRules)? = resolution.zoneID.flatMap { resolver.database.zone($0) } ?? resolution.definitionRules
         let source = Source(resolution: resolution, rules: rules)
-        sources[key] = source
+        if span == nil { byName[tzid] = source } else { byYears[key] = source }
+        lastSource = (key, source)
         let trace = resolution.trace.joined(separator: "; ")
         switch resolution.step {
         case .definitionMatch, .fixedOffset, .calendarDefault:
@@ -216,7 +264,7 @@ public final class TimeZoneNormalizer {
     private func warnIfRecurrenceShifts(startZone: String?, years: ClosedRange<Int>, line: Int) {
         if case .keep = options.output { return }
         guard let startZone else { return }
-        let source = self.source(startZone, years: years, line: line)
+        let source = self.source(startZone, years: { years }, line: line)
         guard let rules = source.rules, source.resolution.zoneID != targetZone else { return }
         let from = CalendarDate(year: years.lowerBound, month: 1, day: 1).daysSinceEpoch * 86_400
         let to = CalendarDate(year: years.upperBound + 1, month: 1, day: 1).daysSinceEpoch * 86_400

@@ -5,13 +5,19 @@ public protocol ZoneRules: Sendable {
     func offset(utcSeconds: Int) -> Int
     /// The changes of offset or name with `from <= utcSeconds < to`, in order.
     func transitions(from: Int, to: Int) -> [ZoneTransition]
+    /// The instant a wall time names (RFC 5545 §3.3.5); see `instant(forWallSeconds:)`.
+    func utcSeconds(wallSeconds: Int) -> Int
 }
 
 extension ZoneRules {
     /// The instant a wall time names, with RFC 5545 §3.3.5's reading of the odd cases: a wall time
     /// inside a gap is read with the offset before the gap (so it moves forward by the gap), and
     /// a wall time that occurs twice means its first occurrence.
-    public func utcSeconds(wallSeconds wall: Int) -> Int {
+    public func utcSeconds(wallSeconds: Int) -> Int { instant(forWallSeconds: wallSeconds) }
+
+    /// The instant a wall time names, found from the transitions around it (the general
+    /// method; zones with a faster way override `utcSeconds(wallSeconds:)`).
+    public func instant(forWallSeconds wall: Int) -> Int {
         // No zone is more than 26 hours from UTC, so every transition that can matter lies
         // within two days of the wall time read as UTC.
         let window = 2 * 86_400

@@ -104,3 +104,26 @@ final class TimeZoneDatabaseWithoutIndexTests: XCTestCase {
         XCTAssertNil(database.offset(zone: "Europe/Berlin", utcSeconds: 0))
     }
 }
+
+/// The fast path of `CompiledZone.utcSeconds(wallSeconds:)` answers as the general method does.
+final class CompiledZoneFastPathTests: XCTestCase {
+    func testFastPathAgreesWithTheGeneralMethod() throws {
+        for zone in ["America/New_York", "Europe/Berlin", "Australia/Lord_Howe", "Africa/Cairo", "America/Sao_Paulo", "Pacific/Apia"] {
+            let compiled = try XCTUnwrap(TimeZoneDatabase.system.zone(zone))
+            // Around every transition from 1900 to 2040, every quarter hour for three hours
+            // either side (through each gap and repeat), and once a week in between.
+            var walls: [Int] = []
+            let from = FixtureSupport.seconds("19000101T000000")
+            let to = FixtureSupport.seconds("20400101T000000")
+            for transition in compiled.transitions(from: from, to: to) {
+                let local = transition.utcSeconds + transition.offsetBefore
+                walls += (-12...12).map { local + $0 * 900 }
+            }
+            walls += stride(from: from, to: to, by: 7 * 86_400 + 3667).map { $0 }
+            XCTAssertGreaterThan(walls.count, 7000)
+            for wall in walls where compiled.utcSeconds(wallSeconds: wall) != compiled.instant(forWallSeconds: wall) {
+                return XCTFail("\(zone) at wall \(wall)")
+            }
+        }
+    }
+}
