@@ -1,4 +1,5 @@
 import CalendarModel
+import TimeZones
 
 /// What one `calport convert` run does, as a value.
 public struct ConversionRequest: Sendable {
@@ -13,6 +14,8 @@ public struct ConversionRequest: Sendable {
     public var strict: Bool
     /// Settings passed to formats (e.g. a CSV locale).
     public var formatSettings: [String: String]
+    /// How to normalize time zones; nil leaves every date-time and VTIMEZONE as read.
+    public var timeZones: TimeZoneOptions?
     /// Participant words added or changed for this run (`--map`).
     public var vocabularyOverrides: VocabularyOverrides
     /// What to do with birthday calendars (`--birthdays`).
@@ -25,7 +28,7 @@ public struct ConversionRequest: Sendable {
     public var force: Bool
 
     public init(inputs: [String], output: String? = nil, inputFormat: String? = nil, outputFormat: String? = nil,
-                strict: Bool = false, formatSettings: [String: String] = [:],
+                strict: Bool = false, formatSettings: [String: String] = [:], timeZones: TimeZoneOptions? = nil,
                 vocabularyOverrides: VocabularyOverrides = .none, birthdays: BirthdayHandling = .keep,
                 leapDay: LeapDayRule? = nil, subscriptions: SubscriptionHandling = .keep, force: Bool = false) {
         self.inputs = inputs
@@ -34,6 +37,7 @@ public struct ConversionRequest: Sendable {
         self.outputFormat = outputFormat
         self.strict = strict
         self.formatSettings = formatSettings
+        self.timeZones = timeZones
         self.vocabularyOverrides = vocabularyOverrides
         self.birthdays = birthdays
         self.leapDay = leapDay

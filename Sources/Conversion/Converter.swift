@@ -36,7 +36,7 @@ public struct Converter: Sendable {
             let writeOptions = WriteOptions(
                 destinationName: outputName, formatSettings: request.formatSettings, vocabularyOverrides: request.vocabularyOverrides)
             var writer = outputFormat.makeWriter(sink: sink, options: writeOptions, log: log)
-            var stages = makeStages(request, log: log)
+            var stages = try makeStages(request, outputFormat: outputFormat.id, log: log)
             for (name, var reader) in zip(request.inputs, readers) {
                 for index in stages.indices { stages[index].beginInput(name: name) }
                 while let element = try reader.next() {
@@ -69,12 +69,17 @@ public struct Converter: Sendable {
     }
 
     /// The stages a request asks for, in pipeline order.
-    func makeStages(_ request: ConversionRequest, log: DiagnosticLog) -> [any ConversionStage] {
+    func makeStages(_ request: ConversionRequest, outputFormat: String, log: DiagnosticLog) throws -> [any ConversionStage] {
         var stages: [any ConversionStage] = [CalendarKindDetection(), UnknownWordReport(log: log)]
         if request.birthdays != .keep || request.leapDay != nil {
             stages.append(BirthdayStage(handling: request.birthdays, leapDay: request.leapDay))
         }
         if request.subscriptions != .keep { stages.append(SubscriptionStage(handling: request.subscriptions, log: log)) }
+        if let timeZones = request.timeZones {
+            // Stages see no input boundary, so a diagnostic names the input when there is one.
+            let file = request.inputs.count == 1 ? request.inputs[0] : request.inputs.joined(separator: ",")
+            stages.append(try TimeZoneStage(options: timeZones, outputFormat: outputFormat, file: file, log: log))
+        }
         return stages
     }
 

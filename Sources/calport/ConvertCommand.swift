@@ -27,6 +27,8 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var vocabulary: VocabularyOptions
 
+    @OptionGroup(title: "Time zones") var timeZones: TimeZoneArguments
+
     func validate() throws {
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input can be read only once") }
         if (output == nil || output == "-") && to == nil {
@@ -39,6 +41,7 @@ struct ConvertCommand: ParsableCommand {
         do {
             let request = ConversionRequest(
                 inputs: inputs, output: output, inputFormat: from, outputFormat: to, strict: common.strict,
+                timeZones: timeZones.options,
                 vocabularyOverrides: try vocabulary.mapFile.map { try VocabularyMapFile.load(path: $0) } ?? .none,
                 birthdays: kinds.birthdays, leapDay: kinds.leapDay, subscriptions: kinds.subscriptions, force: kinds.force)
             try Converter().run(request, log: log)
