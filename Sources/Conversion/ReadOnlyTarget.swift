@@ -10,9 +10,11 @@ public struct ReadOnlyTarget: Sendable {
         self.converter = converter
     }
 
-    /// The first calendar in an existing output file that does not allow modifications; nil
-    /// when there is none, or the file is missing or not a calendar calport can read (then
-    /// nothing would be overwritten that calport could judge).
+    /// The existing output's calendar when it does not allow modifications; nil when it does,
+    /// or the file is missing or not a calendar calport can read (then nothing would be
+    /// overwritten that calport could judge). Only the first calendar is judged, and reading
+    /// stops as soon as detection has typed it (at most its look-ahead of events), so the check
+    /// costs the same for a 1 GB output as for a small one; exporters write one calendar a file.
     public func readOnlyCalendar(at path: String, format: String?) -> Calendar? {
         guard let source = try? FileByteSource(path: path) else { return nil }
         // The existing file's own warnings are not this run's business.
@@ -22,23 +24,19 @@ public struct ReadOnlyTarget: Sendable {
                 name: path, source: source, request: ConversionRequest(inputs: [path], inputFormat: format), log: quiet)
         else { return nil }
         var detect = CalendarKindDetection()
-        var found: Calendar?
+        var first: Calendar?
         var reader0 = reader
-        do {
-            while found == nil, let element = try reader0.next() {
-                try detect.process(element) { out in
-                    if found == nil, case .beginCalendar(let c) = out, !c.allowsContentModifications { found = c }
-                }
-            }
-            if found == nil {
-                try detect.finish { out in
-                    if found == nil, case .beginCalendar(let c) = out, !c.allowsContentModifications { found = c }
-                }
-            }
-        } catch {
-            return found
+        func take(_ out: CalendarStreamElement) {
+            if first == nil, case .beginCalendar(let c) = out { first = c }
         }
-        return found
+        do {
+            while first == nil, let element = try reader0.next() { try detect.process(element, emit: take) }
+            if first == nil { try detect.finish(emit: take) }
+        } catch {
+            return nil
+        }
+        guard let first, !first.allowsContentModifications else { return nil }
+        return first
     }
 
     /// Throws when the output exists and holds a calendar that does not allow modifications.
