@@ -6,7 +6,7 @@ let package = Package(
     products: [
         .library(
             name: "CalPort",
-            targets: ["CalendarModel"]),
+            targets: ["CalendarModel", "Recurrence"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "CalendarModel"),
         .testTarget(name: "BridgeTests", dependencies: ["CICUShim", "CLibXML2"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
+        .target(name: "Recurrence", dependencies: ["CalendarModel"]),
+        .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "CalendarModel"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17
