@@ -58,6 +58,8 @@ struct RuleEngine {
 
     // Iteration state.
     private var periodCursor: Int
+    /// The first period (year, month index, week start day or day), INTERVAL's origin.
+    private var firstPeriod = 0
     private var buffer: [Int] = []
     private var bufferIndex = 0
     private var emitted = 0
@@ -132,6 +134,10 @@ struct RuleEngine {
             if noDayParts {
                 if months.isEmpty { months = [startDate.month] }
                 monthDays = [startDate.day]
+            } else if !rule.weeksOfTheYear.isEmpty && weekdays.isEmpty && monthDays.isEmpty && rule.daysOfTheYear.isEmpty {
+                // BYWEEKNO names weeks; the day within the week is DTSTART's (libical and
+                // sabre/vobject agree; RFC 5545 takes what the rule leaves out from DTSTART).
+                weekdays = [.init(.init(isoWeekday: startDate.isoWeekday))]
             } else if !monthDays.isEmpty && months.isEmpty && rule.weeksOfTheYear.isEmpty && rule.daysOfTheYear.isEmpty {
                 // BYMONTHDAY counts within a month; the month is DTSTART's (libical and ical.js
                 // agree; RFC 5545 says missing information comes from DTSTART).
@@ -275,6 +281,13 @@ struct RuleEngine {
             periodCursor = startDay  // sub-daily: the day being scanned
             emptyLimit = 146_097
         }
+        if frequency == .yearly && hasWeekNos {
+            // With BYWEEKNO the year is the week-numbering year (weeks starting on WKST), so
+            // INTERVAL steps from the week-year DTSTART's week belongs to: 2024-12-31 is in
+            // week 1 of 2025 (libical's reading; RFC 5545 is silent).
+            periodCursor = weekYear(of: startDay, year: startDate.year)
+        }
+        firstPeriod = periodCursor
         if unit < 86_400 && !bucketUnits.contains(where: { $0 >= 0 }) {
             // No time of day can ever fall on a period: nothing but DTSTART.
             stop = .noFurtherInstance
@@ -290,10 +303,9 @@ struct RuleEngine {
             // DTSTART is the first instance (RFC 5545 §3.8.5.3) even when the rule would not
             // produce it; it counts toward COUNT.
             let first = peekFirstRuleInstance()
-            if first != startWall {
-                emitted = 1
-                return startWall
-            }
+            if first == startWall { _ = nextRuleInstance() }
+            emitted = 1
+            return startWall
         }
         guard let wall = nextRuleInstance() else { return nil }
         if let count, emitted >= count {
@@ -322,32 +334,26 @@ struct RuleEngine {
         let day = RuleEngine.floorDiv(wall, 86_400)
         let date = CalendarDate(daysSinceEpoch: day)
         let target: Int
-        let first: Int
+        let step: Int
         switch frequency {
         case .yearly:
-            first = CalendarDate(daysSinceEpoch: startDay).year
-            target = date.year
+            target = hasWeekNos ? weekYear(of: day, year: date.year) : date.year
+            step = interval
         case .monthly:
-            let s = CalendarDate(daysSinceEpoch: startDay)
-            first = s.year * 12 + s.month - 1
             target = date.year * 12 + date.month - 1
+            step = interval
         case .weekly:
-            first = startDay - RuleEngine.floorMod(CalendarDate(daysSinceEpoch: startDay).isoWeekday - weekStart, 7)
             target = day - RuleEngine.floorMod(date.isoWeekday - weekStart, 7)
-            let k = (target - first) / (7 * interval)
-            let aligned = first + k * 7 * interval
-            if aligned > periodCursor { periodCursor = aligned }
-            return
+            step = 7 * interval
         case .daily:
-            first = startDay
             target = day
+            step = interval
         default:
             // Sub-daily rules scan day by day; start on the target day.
             if day > periodCursor { periodCursor = day }
             return
         }
-        let k = (target - first) / interval
-        let aligned = first + k * interval
+        let aligned = firstPeriod + RuleEngine.floorDiv(target - firstPeriod, step) * step
         if aligned > periodCursor { periodCursor = aligned }
     }
 
@@ -430,6 +436,13 @@ struct RuleEngine {
 
     private mutating func fillYear(_ year: Int) {
         var days: [Int] = []
+        if hasWeekNos {
+            for day in weekOneStart(year)..<weekOneStart(year + 1) where matches(day: day, ordinals: [], checkMonth: true) {
+                days.append(day)
+            }
+            emit(days: days)
+            return
+        }
         let yearFirst = CalendarDate(year: year, month: 1, day: 1).daysSinceEpoch
         let yearLength = CalendarDate.isLeapYear(year) ? 366 : 365
         // With BYMONTH, BYDAY ordinals count within each month; without, within the year.
@@ -500,6 +513,13 @@ struct RuleEngine {
         let jan1 = CalendarDate(year: year, month: 1, day: 1)
         let d0 = RuleEngine.floorMod(weekStart - jan1.isoWeekday, 7)
         return jan1.daysSinceEpoch + (d0 >= 4 ? d0 - 7 : d0)
+    }
+
+    /// The week-numbering year `day` belongs to.
+    private func weekYear(of day: Int, year: Int) -> Int {
+        if day < weekOneStart(year) { return year - 1 }
+        if day >= weekOneStart(year + 1) { return year + 1 }
+        return year
     }
 
     /// The week number of `day` and how many weeks its week-year has.
