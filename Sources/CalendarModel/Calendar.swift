@@ -28,6 +28,9 @@ public struct Calendar: Hashable, Sendable {
     public var properties: [Property]
     /// Extra parameters on calendar properties the model holds, by property name.
     public var propertyParameters: [String: [Parameter]]
+    /// Which of several synonymous source properties a typed field came from (e.g. "title" →
+    /// "NAME" rather than "X-WR-CALNAME"), so a writer of the same family restores the spelling.
+    public var spellings: [String: String]
 
     public init(title: String? = nil, kind: Kind = .local, allowsContentModifications: Bool = true) {
         self.title = title
@@ -35,6 +38,7 @@ public struct Calendar: Hashable, Sendable {
         self.allowsContentModifications = allowsContentModifications
         self.properties = []
         self.propertyParameters = [:]
+        self.spellings = [:]
     }
 }
 

@@ -32,6 +32,8 @@ public struct CalendarItem: Hashable, Sendable {
     public var start: CalendarDateTime?
     public var location: String?
     public var structuredLocation: StructuredLocation?
+    /// GEO: the item's coordinates.
+    public var geo: GeoCoordinate?
     /// DESCRIPTION.
     public var notes: String?
     public var url: String?
@@ -82,6 +84,13 @@ public struct CalendarItem: Hashable, Sendable {
 
     /// Whether the item repeats.
     public var hasRecurrenceRules: Bool { !recurrenceRules.isEmpty || !recurrenceDates.isEmpty }
+
+    /// EventKit's structured location: the explicit one, else one made from LOCATION and GEO.
+    public var effectiveStructuredLocation: StructuredLocation? {
+        if let structuredLocation { return structuredLocation }
+        guard let geo else { return nil }
+        return StructuredLocation(title: location, latitude: geo.latitude, longitude: geo.longitude)
+    }
 
     /// All categories, flattened.
     public var allCategories: [String] { categories.flatMap { $0 } }

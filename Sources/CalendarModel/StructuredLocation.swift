@@ -17,3 +17,14 @@ public struct StructuredLocation: Hashable, Sendable {
         self.extraParameters = extraParameters
     }
 }
+
+/// A latitude and longitude in decimal degrees (RFC 5545 §3.8.1.6 GEO).
+public struct GeoCoordinate: Hashable, Sendable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}

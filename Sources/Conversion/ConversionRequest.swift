@@ -1,0 +1,51 @@
+import CalendarModel
+
+/// What one `calport convert` run does, as a value.
+public struct ConversionRequest: Sendable {
+    /// Input paths; "-" is standard input.
+    public var inputs: [String]
+    /// Output path; nil or "-" is standard output.
+    public var output: String?
+    /// Format ids; nil means inferred from the extension, then from the content.
+    public var inputFormat: String?
+    public var outputFormat: String?
+    /// Treat what lenient mode repairs as errors.
+    public var strict: Bool
+    /// Settings passed to formats (e.g. a CSV locale).
+    public var formatSettings: [String: String]
+
+    public init(inputs: [String], output: String? = nil, inputFormat: String? = nil, outputFormat: String? = nil,
+                strict: Bool = false, formatSettings: [String: String] = [:]) {
+        self.inputs = inputs
+        self.output = output
+        self.inputFormat = inputFormat
+        self.outputFormat = outputFormat
+        self.strict = strict
+        self.formatSettings = formatSettings
+    }
+
+    /// Whether the output goes to standard output.
+    public var writesToStandardOutput: Bool { output == nil || output == "-" }
+}
+
+/// What a run did.
+public struct ConversionSummary: Sendable, Equatable {
+    public var calendars = 0
+    public var events = 0
+    public var reminders = 0
+    /// Time zones and components kept as they were (VJOURNAL, VFREEBUSY, …).
+    public var otherComponents = 0
+    public var warnings = 0
+
+    public init() {}
+
+    mutating func count(_ element: CalendarStreamElement) {
+        switch element {
+        case .beginCalendar: calendars += 1
+        case .entry(.event, _): events += 1
+        case .entry(.reminder, _): reminders += 1
+        case .entry: otherComponents += 1
+        case .endCalendar: break
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import CalendarModel
+
+/// Runs conversions: read → stages → write, streaming one element at a time, with the output
+/// written atomically (all or nothing).
+public struct Converter: Sendable {
+    public let registry: FormatRegistry
+
+    public init(registry: FormatRegistry = StandardFormats.registry) {
+        self.registry = registry
+    }
+
+    /// Converts the request's inputs into its output. Throws the first error; on any error the
+    /// output file is left as it was.
+    @discardableResult
+    public func run(_ request: ConversionRequest, log: DiagnosticLog) throws -> ConversionSummary {
+        guard !request.inputs.isEmpty else { throw CalendarError(.usage, file: "-", "no input given") }
+        let outputName = request.writesToStandardOutput ? "-" : request.output!
+        let outputFormat = try resolveOutputFormat(request)
+        // Open every input before creating the output, so a missing input changes nothing.
+        let sources = try request.inputs.map { try FileByteSource(path: $0) }
+        let readers = try zip(request.inputs, sources).map { name, source in
+            try makeReader(name: name, source: source, request: request, log: log)
+        }
+        var atomicSink: AtomicFileSink?
+        let sink: ByteSink
+        if request.writesToStandardOutput {
+            sink = StandardOutputSink()
+        } else {
+            let fileSink = try AtomicFileSink(destination: outputName)
+            atomicSink = fileSink
+            sink = fileSink
+        }
+        var summary = ConversionSummary()
+        do {
+            var writer = outputFormat.makeWriter(sink: sink, options: WriteOptions(destinationName: outputName, formatSettings: request.formatSettings), log: log)
+            var stages = makeStages(request, log: log)
+            for var reader in readers {
+                while let element = try reader.next() {
+                    try pass(element, through: &stages, from: 0) { out in
+                        summary.count(out)
+                        try writer.write(out)
+                    }
+                }
+            }
+            for index in stages.indices {
+                var stage = stages[index]
+                var held: [CalendarStreamElement] = []
+                try stage.finish { held.append($0) }
+                stages[index] = stage
+                for out in held {
+                    try pass(out, through: &stages, from: index + 1) { final in
+                        summary.count(final)
+                        try writer.write(final)
+                    }
+                }
+            }
+            try writer.finish()
+            try atomicSink?.commit()
+        } catch {
+            atomicSink?.discard()
+            throw error
+        }
+        summary.warnings = log.warningCount
+        return summary
+    }
+
+    /// The stages a request asks for, in pipeline order.
+    func makeStages(_ request: ConversionRequest, log: DiagnosticLog) -> [any ConversionStage] {
+        []
+    }
+
+    private func pass(_ element: CalendarStreamElement, through stages: inout [any ConversionStage], from index: Int,
+                      _ sink: (CalendarStreamElement) throws -> Void) throws {
+        guard index < stages.count else {
+            try sink(element)
+            return
+        }
+        var stage = stages[index]
+        var emitted: [CalendarStreamElement] = []
+        try stage.process(element) { emitted.append($0) }
+        stages[index] = stage
+        for e in emitted { try pass(e, through: &stages, from: index + 1, sink) }
+    }
+
+    /// A reader for one input, its format given or inferred.
+    public func makeReader(name: String, source: FileByteSource, request: ConversionRequest, log: DiagnosticLog) throws -> any CalendarReader {
+        let format = try resolveInputFormat(name: name, source: source, explicit: request.inputFormat)
+        let options = ReadOptions(sourceName: name, strict: request.strict, formatSettings: request.formatSettings)
+        return format.makeReader(source: source, options: options, log: log)
+    }
+
+    /// The input format: `-f`, else the extension, else what the content looks like.
+    public func resolveInputFormat(name: String, source: FileByteSource, explicit: String?) throws -> any CalendarFormat {
+        if let explicit {
+            guard let format = registry.format(id: explicit) else {
+                throw CalendarError(.usage, file: name, "unknown input format '\(explicit)' (see `calport formats`)")
+            }
+            return format
+        }
+        if name != "-", let ext = Self.fileExtension(name), let format = registry.format(forExtension: ext) {
+            return format
+        }
+        if let format = registry.format(sniffing: try source.peek(4096)) { return format }
+        throw CalendarError(.data, file: name, "cannot tell the input's format; name it with -f (see `calport formats`)")
+    }
+
+    /// The output format: `-t`, else the output's extension; standard output needs `-t`.
+    public func resolveOutputFormat(_ request: ConversionRequest) throws -> any CalendarFormat {
+        if let id = request.outputFormat {
+            guard let format = registry.format(id: id) else {
+                throw CalendarError(.usage, file: request.output ?? "-", "unknown output format '\(id)' (see `calport formats`)")
+            }
+            return format
+        }
+        if !request.writesToStandardOutput, let ext = Self.fileExtension(request.output!), let format = registry.format(forExtension: ext) {
+            return format
+        }
+        throw CalendarError(.usage, file: request.output ?? "-", "cannot tell the output format; name it with -t (see `calport formats`)")
+    }
+
+    static func fileExtension(_ path: String) -> String? {
+        guard let name = path.split(separator: "/").last, let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        return String(name[name.index(after: dot)...]).lowercased()
+    }
+}

@@ -1,0 +1,22 @@
+import CalendarModel
+import ICSFormat
+import JSONFormat
+
+/// The one list of formats calport knows. Adding a format is adding its folder and one line here.
+public enum StandardFormats {
+    /// Every registered format, in the order `calport formats` lists them.
+    public static let all: [any CalendarFormat] = [
+        ICSFormat(),
+        NativeJSONFormat(),
+        JSONLinesFormat(),
+    ]
+
+    /// The registry built from `all`; a duplicate id stops the program at start-up, loudly.
+    public static let registry: FormatRegistry = {
+        do {
+            return try FormatRegistry(all)
+        } catch {
+            preconditionFailure("calport's format list is inconsistent: \(error)")
+        }
+    }()
+}

@@ -1,0 +1,343 @@
+import CalendarModel
+
+/// A pull parser for JSON (RFC 8259) that reads bytes from a `ByteSource` as it goes, so a
+/// reader can take one calendar item at a time out of a document of any size: it walks the
+/// outer containers token by token (`beginObject`, `nextKey`, `nextElement`) and parses only
+/// one item at a time into a `JSONValue`.
+public struct JSONParser {
+    private let source: ByteSource
+    private let sourceName: String
+    private var buffer: [UInt8]
+    private var position = 0
+    private var count = 0
+    private var atEndOfSource = false
+    private var startSeen = false
+    /// Whether a separator is still owed before the next element or member, per open container.
+    /// `separated`: an array's comma was already consumed by `hasNextElement`.
+    private var containerStack: [(isObject: Bool, hasElements: Bool, separated: Bool)] = []
+    /// 1-based line of the next unread byte.
+    public private(set) var line = 1
+    /// Nesting deeper than this is refused: it only happens in hostile input, and recursion
+    /// must not overflow the stack.
+    public static let maximumDepth = 512
+
+    /// A parser over `source`; `sourceName` names it in errors.
+    public init(source: ByteSource, sourceName: String, bufferSize: Int = 64 * 1024) {
+        self.source = source
+        self.sourceName = sourceName
+        self.buffer = [UInt8](repeating: 0, count: bufferSize)
+    }
+
+    // MARK: Bytes
+
+    private mutating func fill() throws -> Bool {
+        if position < count { return true }
+        if atEndOfSource { return false }
+        let n = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+        position = 0
+        count = n
+        if n == 0 { atEndOfSource = true }
+        if !startSeen {
+            startSeen = true
+            // RFC 8259 §8.1 lets a parser ignore a byte order mark; editors on Windows add one.
+            if n >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { position = 3 }
+        }
+        return position < count
+    }
+
+    private mutating func peekByte() throws -> UInt8? {
+        guard try fill() else { return nil }
+        return buffer[position]
+    }
+
+    private mutating func nextByte() throws -> UInt8? {
+        guard try fill() else { return nil }
+        let b = buffer[position]
+        position += 1
+        if b == 0x0A { line += 1 }
+        return b
+    }
+
+    /// An error at the current line.
+    public func error(_ message: String) -> CalendarError {
+        CalendarError(.data, file: sourceName, line: line, message)
+    }
+
+    private mutating func skipWhitespace() throws {
+        while let b = try peekByte() {
+            guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
+            _ = try nextByte()
+        }
+    }
+
+    /// The next non-space byte without consuming it; nil at the end of the input.
+    public mutating func peekSignificantByte() throws -> UInt8? {
+        try skipWhitespace()
+        return try peekByte()
+    }
+
+    private mutating func expect(_ byte: UInt8, _ what: String) throws {
+        try skipWhitespace()
+        guard let b = try nextByte() else { throw error("unexpected end of input, expected \(what)") }
+        guard b == byte else { throw error("expected \(what), found '\(Self.describe(b))'") }
+    }
+
+    private static func describe(_ b: UInt8) -> String {
+        b >= 0x20 && b < 0x7F ? String(UnicodeScalar(b)) : "\\u{\(String(b, radix: 16))}"
+    }
+
+    // MARK: Pulling containers
+
+    /// Whether only whitespace is left.
+    public mutating func isAtEnd() throws -> Bool {
+        try peekSignificantByte() == nil
+    }
+
+    /// Consumes the separator owed before a value in the innermost container, if any.
+    private mutating func separateElement() throws {
+        guard let top = containerStack.last, !top.isObject else { return }
+        if top.hasElements && !top.separated { try expect(UInt8(ascii: ","), "','") }
+        containerStack[containerStack.count - 1].hasElements = true
+        containerStack[containerStack.count - 1].separated = false
+    }
+
+    /// Consumes `{` and enters the object.
+    public mutating func beginObject() throws {
+        try separateElement()
+        try expect(UInt8(ascii: "{"), "'{'")
+        containerStack.append((true, false, false))
+    }
+
+    /// Consumes `[` and enters the array.
+    public mutating func beginArray() throws {
+        try separateElement()
+        try expect(UInt8(ascii: "["), "'['")
+        containerStack.append((false, false, false))
+    }
+
+    /// The next member name of the current object (its `:` consumed), or nil after consuming
+    /// the closing `}`.
+    public mutating func nextKey() throws -> String? {
+        guard let top = containerStack.last, top.isObject else { throw error("internal: not inside an object") }
+        try skipWhitespace()
+        if try peekByte() == UInt8(ascii: "}") {
+            _ = try nextByte()
+            containerStack.removeLast()
+            return nil
+        }
+        if top.hasElements { try expect(UInt8(ascii: ","), "',' or '}'") }
+        containerStack[containerStack.count - 1].hasElements = true
+        try skipWhitespace()
+        guard try peekByte() == UInt8(ascii: "\"") else {
+            throw error("expected a member name in quotes")
+        }
+        let key = try parseString()
+        try expect(UInt8(ascii: ":"), "':'")
+        return key
+    }
+
+    /// Whether the current array has another element; consumes the closing `]` when not.
+    public mutating func hasNextElement() throws -> Bool {
+        guard let top = containerStack.last, !top.isObject else { throw error("internal: not inside an array") }
+        try skipWhitespace()
+        guard let b = try peekByte() else { throw error("unexpected end of input inside an array") }
+        if b == UInt8(ascii: "]") && !top.separated {
+            _ = try nextByte()
+            containerStack.removeLast()
+            return false
+        }
+        if top.hasElements && !top.separated {
+            try expect(UInt8(ascii: ","), "',' or ']'")
+            containerStack[containerStack.count - 1].separated = true
+            // Skipping to the element makes `line` the line the element starts on.
+            try skipWhitespace()
+            guard let next = try peekByte() else { throw error("unexpected end of input inside an array") }
+            if next == UInt8(ascii: "]") { throw error("trailing comma before ']'") }
+        }
+        return true
+    }
+
+    /// Parses the next whole value (an element of the current array, a member value, or a
+    /// top-level value).
+    public mutating func readValue() throws -> JSONValue {
+        try separateElement()
+        return try parseValue(depth: 0)
+    }
+
+    // MARK: Values
+
+    private mutating func parseValue(depth: Int) throws -> JSONValue {
+        guard depth < Self.maximumDepth else { throw error("JSON nested deeper than \(Self.maximumDepth) levels") }
+        try skipWhitespace()
+        guard let b = try peekByte() else { throw error("unexpected end of input, expected a value") }
+        switch b {
+        case UInt8(ascii: "{"):
+            _ = try nextByte()
+            var members: [JSONObject.Member] = []
+            try skipWhitespace()
+            if try peekByte() == UInt8(ascii: "}") {
+                _ = try nextByte()
+                return .object(JSONObject(members))
+            }
+            while true {
+                try skipWhitespace()
+                guard try peekByte() == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
+                let key = try parseString()
+                try expect(UInt8(ascii: ":"), "':'")
+                members.append(JSONObject.Member(key: key, value: try parseValue(depth: depth + 1)))
+                try skipWhitespace()
+                guard let c = try nextByte() else { throw error("unexpected end of input inside an object") }
+                if c == UInt8(ascii: "}") { break }
+                guard c == UInt8(ascii: ",") else { throw error("expected ',' or '}', found '\(Self.describe(c))'") }
+            }
+            return .object(JSONObject(members))
+        case UInt8(ascii: "["):
+            _ = try nextByte()
+            var elements: [JSONValue] = []
+            try skipWhitespace()
+            if try peekByte() == UInt8(ascii: "]") {
+                _ = try nextByte()
+                return .array(elements)
+            }
+            while true {
+                elements.append(try parseValue(depth: depth + 1))
+                try skipWhitespace()
+                guard let c = try nextByte() else { throw error("unexpected end of input inside an array") }
+                if c == UInt8(ascii: "]") { break }
+                guard c == UInt8(ascii: ",") else { throw error("expected ',' or ']', found '\(Self.describe(c))'") }
+            }
+            return .array(elements)
+        case UInt8(ascii: "\""):
+            return .string(try parseString())
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return .number(try parseNumber())
+        default:
+            throw error("unexpected '\(Self.describe(b))', expected a value")
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws {
+        let bytes = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        for expected in bytes {
+            guard let b = try nextByte(), b == expected else { throw error("invalid literal, expected '\(word)'") }
+        }
+    }
+
+    private mutating func parseNumber() throws -> String {
+        var text: [UInt8] = []
+        while let b = try peekByte() {
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+                UInt8(ascii: "e"), UInt8(ascii: "E"):
+                text.append(b)
+                _ = try nextByte()
+            default:
+                return try validatedNumber(text)
+            }
+        }
+        return try validatedNumber(text)
+    }
+
+    /// Checks RFC 8259 §6's grammar: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?
+    private func validatedNumber(_ t: [UInt8]) throws -> String {
+        var i = 0
+        func digits() -> Int {
+            let start = i
+            while i < t.count, t[i] >= 48, t[i] <= 57 { i += 1 }
+            return i - start
+        }
+        if i < t.count, t[i] == UInt8(ascii: "-") { i += 1 }
+        let intStart = i
+        let n = digits()
+        var ok = n > 0 && !(n > 1 && t[intStart] == UInt8(ascii: "0"))
+        if ok, i < t.count, t[i] == UInt8(ascii: ".") {
+            i += 1
+            ok = digits() > 0
+        }
+        if ok, i < t.count, t[i] == UInt8(ascii: "e") || t[i] == UInt8(ascii: "E") {
+            i += 1
+            if i < t.count, t[i] == UInt8(ascii: "+") || t[i] == UInt8(ascii: "-") { i += 1 }
+            ok = digits() > 0
+        }
+        let text = String(decoding: t, as: UTF8.self)
+        guard ok, i == t.count else { throw error("invalid number '\(text)'") }
+        return text
+    }
+
+    private mutating func hex4() throws -> UInt32 {
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            guard let b = try nextByte() else { throw error("unexpected end of input in a \\u escape") }
+            let d: UInt8
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = b - 48
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = b - 87
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = b - 55
+            default: throw error("invalid hex digit '\(Self.describe(b))' in a \\u escape")
+            }
+            v = v << 4 | UInt32(d)
+        }
+        return v
+    }
+
+    private mutating func parseString() throws -> String {
+        _ = try nextByte()  // the opening quote
+        var bytes: [UInt8] = []
+        let startLine = line
+        while true {
+            guard try fill() else { throw CalendarError(.data, file: sourceName, line: startLine, "unterminated string") }
+            // Copy runs of plain bytes at once: strings are most of a calendar's bytes.
+            var end = position
+            while end < count {
+                let b = buffer[end]
+                if b == 0x22 || b == 0x5C || b < 0x20 { break }
+                end += 1
+            }
+            if end > position {
+                bytes.append(contentsOf: buffer[position..<end])
+                position = end
+                continue
+            }
+            let b = buffer[position]
+            position += 1
+            if b == 0x22 { break }
+            if b < 0x20 { throw error("control character U+\(String(b, radix: 16)) must be escaped in a string") }
+            guard let e = try nextByte() else { throw error("unexpected end of input in an escape") }
+            switch e {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(e)
+            case UInt8(ascii: "b"): bytes.append(0x08)
+            case UInt8(ascii: "f"): bytes.append(0x0C)
+            case UInt8(ascii: "n"): bytes.append(0x0A)
+            case UInt8(ascii: "r"): bytes.append(0x0D)
+            case UInt8(ascii: "t"): bytes.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try hex4()
+                if (0xD800..<0xDC00).contains(scalar) {
+                    guard try nextByte() == UInt8(ascii: "\\"), try nextByte() == UInt8(ascii: "u") else {
+                        throw error("lone high surrogate in a \\u escape")
+                    }
+                    let low = try hex4()
+                    guard (0xDC00..<0xE000).contains(low) else { throw error("invalid low surrogate in a \\u escape") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00..<0xE000).contains(scalar) {
+                    throw error("lone low surrogate in a \\u escape")
+                }
+                guard let u = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
+                bytes.append(contentsOf: Array(String(Character(u)).utf8))
+            default:
+                throw error("invalid escape '\\\(Self.describe(e))'")
+            }
+        }
+        guard let s = String(validating: bytes, as: UTF8.self) else { throw error("string is not valid UTF-8") }
+        return s
+    }
+}

@@ -1,0 +1,123 @@
+import CalendarModel
+
+/// A parsed JSON value that keeps what a calendar converter needs and Foundation loses:
+/// member order, and numbers as their literal text (so integers stay integers and every
+/// double round-trips exactly).
+public enum JSONValue: Equatable, Sendable, CustomStringConvertible {
+    case null
+    case bool(Bool)
+    /// The number exactly as written (`-12`, `3.5e2`).
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    /// The string, when this is one.
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    /// The integer, when this is a number without fraction or exponent that fits an Int.
+    public var intValue: Int? {
+        if case .number(let text) = self { return Int(text) }
+        return nil
+    }
+
+    /// The number as a Double, when this is a number.
+    public var doubleValue: Double? {
+        if case .number(let text) = self { return Double(text) }
+        return nil
+    }
+
+    /// The boolean, when this is one.
+    public var boolValue: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
+
+    /// The elements, when this is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    /// The object, when this is one.
+    public var objectValue: JSONObject? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
+
+    /// The value as compact JSON text, for messages.
+    public var description: String {
+        var out = JSONOutput(sink: DiscardingSink())
+        out.value(self)
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+
+    /// The JSON type's name, for error messages.
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    /// Equality that ignores member order inside objects (JSON's own notion of sameness) and
+    /// compares numbers by value, so `1.0` equals `1`.
+    public func isSemanticallyEqual(to other: JSONValue) -> Bool {
+        switch (self, other) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.number(let a), .number(let b)): return a == b || Double(a) == Double(b)
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.isSemanticallyEqual(to: $1) }
+        case (.object(let a), .object(let b)):
+            guard a.members.count == b.members.count else { return false }
+            return a.members.allSatisfy { member in
+                guard let theirs = b[member.key] else { return false }
+                return member.value.isSemanticallyEqual(to: theirs)
+            }
+        default: return false
+        }
+    }
+}
+
+/// A JSON object with its members in document order; lookups are linear because calendar
+/// objects have few members and order matters more than speed here.
+public struct JSONObject: Equatable, Sendable {
+    /// One `"key": value` pair.
+    public struct Member: Equatable, Sendable {
+        public var key: String
+        public var value: JSONValue
+
+        public init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    public var members: [Member]
+
+    public init(_ members: [Member] = []) {
+        self.members = members
+    }
+
+    /// The value of the first member called `key`.
+    public subscript(key: String) -> JSONValue? {
+        members.first { $0.key == key }?.value
+    }
+
+    /// The member names in order.
+    public var keys: [String] { members.map(\.key) }
+}
+
+/// A sink for `JSONOutput`s that are only read through `bytes`.
+private final class DiscardingSink: ByteSink {
+    func write(_ bytes: UnsafeRawBufferPointer) throws {}
+}

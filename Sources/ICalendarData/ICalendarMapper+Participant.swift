@@ -1,0 +1,103 @@
+import CalendarModel
+
+extension ICalendarMapper {
+    /// A participant from ATTENDEE or ORGANIZER; nil when the value is not an address.
+    func participant(from property: Property) -> Participant? {
+        let address: String
+        switch property.value {
+        case .calendarAddress(let a), .uri(let a): address = a
+        default: return nil
+        }
+        var p = Participant(url: address)
+        for parameter in property.parameters {
+            let v = parameter.value
+            // Single-valued parameters go to typed fields only when they hold exactly one value.
+            let single = parameter.values.count == 1
+            switch single ? parameter.name : "" {
+            case "CN" where p.name == nil: p.name = v
+            case "ROLE" where p.role == nil: p.role = vocabulary.role(for: v)
+            case "PARTSTAT" where p.status == nil: p.status = vocabulary.status(for: v)
+            case "CUTYPE" where p.type == nil: p.type = vocabulary.type(for: v)
+            case "RSVP" where p.expectsReply == nil && ["TRUE", "FALSE"].contains(v.uppercased()):
+                p.expectsReply = v.uppercased() == "TRUE"
+            case "SENT-BY" where p.sentBy == nil: p.sentBy = v
+            case "DIR" where p.directory == nil: p.directory = v
+            case "LANGUAGE" where p.language == nil: p.language = v
+            case "EMAIL" where p.email == nil: p.email = v
+            default:
+                switch parameter.name {
+                case "DELEGATED-TO" where p.delegatedTo.isEmpty && !parameter.values.isEmpty: p.delegatedTo = parameter.values
+                case "DELEGATED-FROM" where p.delegatedFrom.isEmpty && !parameter.values.isEmpty: p.delegatedFrom = parameter.values
+                case "MEMBER" where p.members.isEmpty && !parameter.values.isEmpty: p.members = parameter.values
+                default: p.extraParameters.append(parameter)
+                }
+            }
+        }
+        return p
+    }
+
+    func participantProperty(_ name: String, _ p: Participant) -> Property {
+        var parameters: [Parameter] = []
+        if let v = p.name { parameters.append(Parameter("CN", v)) }
+        if let t = p.type, let w = vocabulary.word(for: t) { parameters.append(Parameter("CUTYPE", w)) }
+        if let r = p.role, let w = vocabulary.word(for: r) { parameters.append(Parameter("ROLE", w)) }
+        if let s = p.status, let w = vocabulary.word(for: s) { parameters.append(Parameter("PARTSTAT", w)) }
+        if let r = p.expectsReply { parameters.append(Parameter("RSVP", r ? "TRUE" : "FALSE")) }
+        if !p.delegatedTo.isEmpty { parameters.append(Parameter(name: "DELEGATED-TO", values: p.delegatedTo)) }
+        if !p.delegatedFrom.isEmpty { parameters.append(Parameter(name: "DELEGATED-FROM", values: p.delegatedFrom)) }
+        if let v = p.sentBy { parameters.append(Parameter("SENT-BY", v)) }
+        if !p.members.isEmpty { parameters.append(Parameter(name: "MEMBER", values: p.members)) }
+        if let v = p.directory { parameters.append(Parameter("DIR", v)) }
+        if let v = p.language { parameters.append(Parameter("LANGUAGE", v)) }
+        if let v = p.email { parameters.append(Parameter("EMAIL", v)) }
+        parameters += p.extraParameters
+        return Property(name: name, parameters: parameters, value: .calendarAddress(p.url))
+    }
+
+    /// Apple's X-APPLE-STRUCTURED-LOCATION: a `geo:` URI with the title and radius as parameters.
+    func structuredLocation(from property: Property) -> StructuredLocation? {
+        let text: String
+        switch property.value {
+        case .uri(let u): text = u
+        case .text(let t) where t.count == 1: text = t[0]
+        case .unknown(_, let literal): text = literal
+        default: return nil
+        }
+        var location = StructuredLocation()
+        if text.lowercased().hasPrefix("geo:") {
+            let coordinates = text.dropFirst(4).split(separator: ";")[0].split(separator: ",")
+            // Only take values whose text a rewrite reproduces; others stay generic, unchanged.
+            guard coordinates.count == 2, let lat = Double(coordinates[0]), let lon = Double(coordinates[1]),
+                "geo:\(Self.number(lat)),\(Self.number(lon))" == text
+            else { return nil }
+            location.latitude = lat
+            location.longitude = lon
+        } else if !text.isEmpty {
+            return nil
+        }
+        for parameter in property.parameters {
+            switch parameter.name {
+            case "X-TITLE" where location.title == nil && parameter.values.count == 1: location.title = parameter.value
+            case "X-APPLE-RADIUS" where location.radius == nil && parameter.values.count == 1 && Double(parameter.value).map(Self.number) == parameter.value:
+                location.radius = Double(parameter.value)
+            default: location.extraParameters.append(parameter)
+            }
+        }
+        return location
+    }
+
+    func structuredLocationProperty(_ location: StructuredLocation) -> Property {
+        var parameters: [Parameter] = []
+        if let t = location.title { parameters.append(Parameter("X-TITLE", t)) }
+        if let r = location.radius { parameters.append(Parameter("X-APPLE-RADIUS", Self.number(r))) }
+        parameters += location.extraParameters
+        var value = ""
+        if let lat = location.latitude, let lon = location.longitude { value = "geo:\(Self.number(lat)),\(Self.number(lon))" }
+        return Property(name: "X-APPLE-STRUCTURED-LOCATION", parameters: parameters, value: .uri(value))
+    }
+
+    /// A number without a trailing ".0".
+    static func number(_ d: Double) -> String {
+        d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
+    }
+}

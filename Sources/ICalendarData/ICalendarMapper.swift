@@ -1,0 +1,34 @@
+import CalendarModel
+
+/// Maps between the generic iCalendar component tree (what ICS, jCal and xCal parse into) and
+/// the typed model. Reading puts each property into its typed field when the field is free and
+/// the value has the expected type; everything else stays a generic property, so nothing is
+/// lost. Writing emits typed fields in a stable order, then the generic properties in their
+/// original order.
+public struct ICalendarMapper: Sendable {
+    /// The participant words in use (ICS, jCal and xCal share RFC 5545's).
+    public var vocabulary: ParticipantVocabulary
+
+    public init(vocabulary: ParticipantVocabulary = ICalendarVocabulary.vocabulary(formatID: "ics")) {
+        self.vocabulary = vocabulary
+    }
+
+    /// The typed entry for a top-level component of a VCALENDAR.
+    public func entry(from component: Component) -> CalendarEntry {
+        switch component.name {
+        case "VEVENT": return .event(event(from: component))
+        case "VTODO": return .reminder(reminder(from: component))
+        case "VTIMEZONE": return .timeZone(component)
+        default: return .other(component)
+        }
+    }
+
+    /// The component for a typed entry.
+    public func component(from entry: CalendarEntry) -> Component {
+        switch entry {
+        case .event(let e): return component(from: e)
+        case .reminder(let r): return component(from: r)
+        case .timeZone(let c), .other(let c): return c
+        }
+    }
+}

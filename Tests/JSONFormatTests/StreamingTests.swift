@@ -1,0 +1,106 @@
+import CalendarModel
+import JSONCoding
+import XCTest
+
+@testable import JSONFormat
+
+/// Readers hand on the first item before reading the rest; writers hand bytes to the sink
+/// while items still arrive. Proved by counting bytes, not by timing.
+final class StreamingTests: XCTestCase {
+    static func manyEvents(_ n: Int) -> [CalendarStreamElement] {
+        var elements: [CalendarStreamElement] = [.beginCalendar(CalendarModel.Calendar(title: "Big"))]
+        for i in 0..<n {
+            var e = Event(item: CalendarItem(uid: "event-\(i)", title: "Event number \(i)", start: .day(2024, 1, 1)))
+            e.item.notes = String(repeating: "x", count: 100)
+            elements.append(.entry(.event(e), line: 0))
+        }
+        elements.append(.endCalendar(trailingProperties: []))
+        return elements
+    }
+
+    func assertReaderStreams(_ format: any CalendarFormat) throws {
+        let bytes = try NativeJSONRoundTripTests.write(Self.manyEvents(3000), format: format).bytes
+        let source = MemoryByteSource(bytes, chunkSize: 4096)
+        var reader = format.makeReader(source: source, options: ReadOptions(sourceName: "big"), log: DiagnosticLog())
+        guard case .beginCalendar = try reader.next(), case .entry(.event(let first), _) = try reader.next() else {
+            return XCTFail("expected a calendar and its first event")
+        }
+        XCTAssertEqual(first.uid, "event-0")
+        // Two elements in, the reader has taken at most its 64 KiB buffer of a ~600 KB input.
+        XCTAssertGreaterThan(bytes.count, 500_000)
+        XCTAssertLessThanOrEqual(source.consumed, 64 * 1024)
+        var count = 1
+        while let e = try reader.next() { if case .entry = e { count += 1 } }
+        XCTAssertEqual(count, 3000)
+        XCTAssertEqual(source.consumed, bytes.count)
+    }
+
+    func testDocumentReaderStreams() throws {
+        try assertReaderStreams(NativeJSONFormat())
+    }
+
+    func testJSONLinesReaderStreams() throws {
+        try assertReaderStreams(JSONLinesFormat())
+    }
+
+    func testJSONLinesWriterHandsOnBytesBeforeTheEnd() throws {
+        let sink = MemoryByteSink()
+        var writer = JSONLinesFormat().makeWriter(sink: sink, options: WriteOptions(destinationName: "-"), log: DiagnosticLog())
+        let elements = Self.manyEvents(3000)
+        for e in elements.prefix(1000) { try writer.write(e) }
+        // Before the stream ends, most of what was written has reached the sink already.
+        XCTAssertGreaterThan(sink.bytes.count, 100_000)
+        for e in elements.dropFirst(1000) { try writer.write(e) }
+        try writer.finish()
+        XCTAssertGreaterThan(sink.writes, 5)
+        XCTAssertEqual(sink.text.split(separator: "\n").count, elements.count)
+    }
+}
+
+/// The byte-level parser refuses what RFC 8259 refuses.
+final class JSONParserTests: XCTestCase {
+    func parse(_ text: String) throws -> JSONValue {
+        var p = JSONParser(source: MemoryByteSource(text, chunkSize: 3), sourceName: "t")
+        let v = try p.readValue()
+        guard try p.isAtEnd() else { throw p.error("content after the value") }
+        return v
+    }
+
+    func testNumbersKeepTheirText() throws {
+        XCTAssertEqual(try parse("-0.5e+10"), .number("-0.5e+10"))
+        XCTAssertEqual(try parse("9007199254740993").intValue, 9_007_199_254_740_993)
+        for bad in ["01", "1.", "-", ".5", "1e", "+1", "0x10"] {
+            XCTAssertThrowsError(try parse(bad), bad)
+        }
+    }
+
+    func testStringsDecodeEscapesAndSurrogatePairs() throws {
+        XCTAssertEqual(try parse(#""a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00""#), .string("a\"\\/\u{8}\u{c}\n\r\té😀"))
+        XCTAssertThrowsError(try parse("\"tab\there\""))
+        XCTAssertThrowsError(try parse(#""\udc00""#))
+    }
+
+    func testObjectsKeepMemberOrder() throws {
+        let v = try parse(#" { "b" : 1 , "a" : [ true , false , null ] } "#)
+        XCTAssertEqual(v.objectValue?.keys, ["b", "a"])
+        XCTAssertEqual(v.objectValue?["a"], .array([.bool(true), .bool(false), .null]))
+    }
+
+    func testByteOrderMarkIsSkipped() throws {
+        XCTAssertEqual(try parse("\u{FEFF}[1]"), .array([.number("1")]))
+    }
+
+    func testDepthIsLimited() {
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        XCTAssertThrowsError(try parse(deep)) { error in
+            XCTAssertTrue("\(error)".contains("nested deeper"), "\(error)")
+        }
+    }
+
+    func testOutputEscapesWhatJSONNeeds() {
+        final class Null: ByteSink { func write(_ bytes: UnsafeRawBufferPointer) throws {} }
+        var out = JSONOutput(sink: Null())
+        out.string("q\"b\\c\u{1}\u{1F}é\n")
+        XCTAssertEqual(String(decoding: out.bytes, as: UTF8.self), #""q\"b\\c\u0001\u001fé\n""#)
+    }
+}

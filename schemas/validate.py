@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Validate calport JSON output against a JSON Schema (draft 2020-12).
+
+Usage: validate.py SCHEMA FILE... [--lines] [--def NAME]
+  --lines     each FILE is JSON Lines: every non-empty line is validated on its own.
+  --def NAME  validate against SCHEMA's #/$defs/NAME instead of the root.
+Prints one line per error (file:line: error: message at path) and exits 1 when any.
+Needs: pip install jsonschema
+"""
+import json
+import sys
+
+import jsonschema
+
+
+def main(argv):
+    args = [a for a in argv[1:]]
+    lines = "--lines" in args
+    if lines:
+        args.remove("--lines")
+    definition = None
+    if "--def" in args:
+        i = args.index("--def")
+        definition = args[i + 1]
+        del args[i:i + 2]
+    if len(args) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    schema_path, data_paths = args[0], args[1:]
+    with open(schema_path, encoding="utf-8") as f:
+        schema = json.load(f)
+    if definition:
+        schema = {"$schema": schema.get("$schema"), "$defs": schema["$defs"], "$ref": "#/$defs/" + definition}
+    validator = jsonschema.Draft202012Validator(schema)
+    failures = 0
+    for data_path in data_paths:
+        failures += validate_file(validator, data_path, lines)
+    return 1 if failures else 0
+
+
+def validate_file(validator, data_path, lines):
+    with open(data_path, encoding="utf-8") as f:
+        text = f.read()
+    documents = []
+    if lines:
+        for number, line in enumerate(text.split("\n"), start=1):
+            if line.strip():
+                documents.append((number, line))
+    else:
+        documents.append((1, text))
+    failures = 0
+    for number, doc in documents:
+        try:
+            value = json.loads(doc)
+        except json.JSONDecodeError as e:
+            print(f"{data_path}:{number + e.lineno - 1}: error: not JSON: {e.msg}")
+            failures += 1
+            continue
+        for error in validator.iter_errors(value):
+            path = "/" + "/".join(str(p) for p in error.absolute_path)
+            print(f"{data_path}:{number}: error: {error.message[:300]} at {path}")
+            failures += 1
+    return failures
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
