@@ -1,4 +1,5 @@
 import CalendarModel
+import Recurrence
 
 /// What one `calport convert` run does, as a value.
 public struct ConversionRequest: Sendable {
@@ -13,6 +14,8 @@ public struct ConversionRequest: Sendable {
     public var strict: Bool
     /// Settings passed to formats (e.g. a CSV locale).
     public var formatSettings: [String: String]
+    /// `--start`, `--end`, `--expand`, `--max-occurrences`: the date-range stage; inactive by default.
+    public var recurrence: RecurrenceQuery = RecurrenceQuery()
 
     public init(inputs: [String], output: String? = nil, inputFormat: String? = nil, outputFormat: String? = nil,
                 strict: Bool = false, formatSettings: [String: String] = [:]) {

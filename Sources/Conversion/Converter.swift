@@ -1,4 +1,5 @@
 import CalendarModel
+import Recurrence
 
 /// Runs conversions: read → stages → write, streaming one element at a time, with the output
 /// written atomically (all or nothing).
@@ -66,7 +67,12 @@ public struct Converter: Sendable {
 
     /// The stages a request asks for, in pipeline order.
     func makeStages(_ request: ConversionRequest, log: DiagnosticLog) -> [any ConversionStage] {
-        []
+        var stages: [any ConversionStage] = []
+        if request.recurrence.isActive {
+            let name = request.inputs.count == 1 ? request.inputs[0] : request.inputs.joined(separator: ",")
+            stages.append(OccurrenceFilter(query: request.recurrence, log: log, sourceName: name))
+        }
+        return stages
     }
 
     private func pass(_ element: CalendarStreamElement, through stages: inout [any ConversionStage], from index: Int,
