@@ -44,7 +44,7 @@ let package = Package(
             name: "JSONFormatTests", dependencies: ["JSONFormat", "JSONCoding", "CalendarModel", "CalendarTestSupport", "Conversion"],
             resources: [.copy("Fixtures")]),
         .target(name: "Recurrence", dependencies: ["CalendarModel"]),
-        .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "CalendarModel"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "CalendarModel", "Conversion"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17
