@@ -71,4 +71,9 @@ public final class FoundationWallClock: WallClock, @unchecked Sendable {
     public func offset(zone: String, utcSeconds: Int) -> Int? {
         table(zone)?.offset(at: utcSeconds)
     }
+
+    public func offsetFunction(zone: String) -> ((Int) -> Int)? {
+        guard let table = table(zone) else { return nil }
+        return { table.offset(at: $0) }
+    }
 }

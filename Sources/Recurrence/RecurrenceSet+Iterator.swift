@@ -24,18 +24,14 @@ extension RecurrenceSet {
             self.set = set
             self.includeSingleOverrides = includeSingleOverrides
             self.stopAfterWall = stopAfterWall
-            timeline = Timeline(clock: set.clock, floatingZone: set.options.floatingTimeZone)
-            let reference = set.start.reference
-            let clock = set.clock
-            let isDate = set.start.isDateOnly
+            timeline = Timeline(clock: set.clock, floatingZone: set.options.floatingTimeZone, primaryZone: set.start.reference.zoneIdentifier)
+            let reference: TimeReference = set.start.isDateOnly ? .floating : set.start.reference
+            let timeline = self.timeline
             engines = set.rules.compactMap { rule in
                 // Rules were checked when the set was built; one that throws here cannot occur.
                 try? RuleEngine(
                     rule: rule, start: set.start, startAlwaysOccurs: set.options.startAlwaysOccurs,
-                    instantOf: { wall in
-                        if !isDate, case .zone(let id) = reference { return clock.utcSeconds(zone: id, wallSeconds: wall) ?? wall }
-                        return wall
-                    })
+                    instantOf: { wall in timeline.instant(wall, reference) })
             }
             startPending = set.rules.isEmpty
             if let skip = skipToWall, skip > set.startWall {

@@ -110,7 +110,7 @@ public struct RecurrenceSet {
             }
         }
 
-        let timeline = Timeline(clock: clock, floatingZone: options.floatingTimeZone)
+        let timeline = Timeline(clock: clock, floatingZone: options.floatingTimeZone, primaryZone: start.reference.zoneIdentifier)
         func lengthOf(start: CalendarDateTime, extent: OccurrenceExtent) -> (Length, TimeReference) {
             if case .end(let end) = extent { checkZone(end.reference) }
             return timeline.length(start: start, extent: extent)
@@ -218,7 +218,7 @@ public struct RecurrenceSet {
         var iterator = Iterator(set: self, includeSingleOverrides: false, skipToWall: skipTo, stopAfterWall: stopAfter)
         var result: [Occurrence] = []
         var truncated = false
-        let timeline = Timeline(clock: clock, floatingZone: options.floatingTimeZone)
+        let timeline = Timeline(clock: clock, floatingZone: options.floatingTimeZone, primaryZone: start.reference.zoneIdentifier)
         // Detached single occurrences are judged by where they are now, not by their RECURRENCE-ID.
         for (wall, single) in singleOverrides where !single.cancelled {
             if let occurrence = iterator.overrideOccurrence(single.index, recurrenceWall: wall, timeline: timeline),
@@ -247,18 +247,36 @@ public struct RecurrenceSet {
     }
 }
 
-/// Wall time ↔ instant for each kind of anchor.
+/// Wall time ↔ instant for each kind of anchor. The series' own zone and the floating zone
+/// are bound once (no zone look-up per occurrence); other zones go through the clock.
 struct Timeline {
     let clock: any WallClock
     let floatingZone: String?
+    private let primaryZone: String?
+    private let primary: ((Int) -> Int)?
+    private let floating: ((Int) -> Int)?
+
+    init(clock: any WallClock, floatingZone: String?, primaryZone: String? = nil) {
+        self.clock = clock
+        self.floatingZone = floatingZone
+        self.primaryZone = primaryZone
+        primary = primaryZone.flatMap { clock.offsetFunction(zone: $0) }
+        floating = floatingZone.flatMap { clock.offsetFunction(zone: $0) }
+    }
+
+    private func offsets(_ id: String) -> ((Int) -> Int)? {
+        id == primaryZone ? primary : clock.offsetFunction(zone: id)
+    }
 
     func instant(_ wall: Int, _ reference: TimeReference) -> Int {
         switch reference {
         case .utc: return wall
         case .floating:
-            guard let floatingZone else { return wall }
-            return clock.utcSeconds(zone: floatingZone, wallSeconds: wall) ?? wall
-        case .zone(let id): return clock.utcSeconds(zone: id, wallSeconds: wall) ?? wall
+            guard let floating else { return wall }
+            return WallTime.instant(wall, offset: floating)
+        case .zone(let id):
+            guard let offsets = offsets(id) else { return wall }
+            return WallTime.instant(wall, offset: offsets)
         }
     }
 
@@ -270,9 +288,11 @@ struct Timeline {
         switch reference {
         case .utc: return instant
         case .floating:
-            guard let floatingZone else { return instant }
-            return instant + (clock.offset(zone: floatingZone, utcSeconds: instant) ?? 0)
-        case .zone(let id): return instant + (clock.offset(zone: id, utcSeconds: instant) ?? 0)
+            guard let floating else { return instant }
+            return instant + floating(instant)
+        case .zone(let id):
+            guard let offsets = offsets(id) else { return instant }
+            return instant + offsets(instant)
         }
     }
 }

@@ -415,7 +415,7 @@ struct RuleEngine {
             let first = CalendarDate(year: year, month: month, day: 1).daysSinceEpoch
             let length = CalendarDate.daysInMonth(year: year, month: month)
             let ordinals = ordinalDays(from: first, count: length)
-            for i in 0..<length where matches(day: first + i, ordinals: ordinals, checkMonth: false) {
+            for i in 0..<length where matches(day: first + i, ordinals: ordinals, year: year, month: month, dayOfMonth: i + 1) {
                 days.append(first + i)
             }
             emit(days: days)
@@ -453,7 +453,7 @@ struct RuleEngine {
             let first = CalendarDate(year: year, month: month, day: 1).daysSinceEpoch
             let length = CalendarDate.daysInMonth(year: year, month: month)
             let ordinals = perMonthOrdinals ? ordinalDays(from: first, count: length) : yearOrdinals
-            for i in 0..<length where matches(day: first + i, ordinals: ordinals, checkMonth: false) {
+            for i in 0..<length where matches(day: first + i, ordinals: ordinals, year: year, month: month, dayOfMonth: i + 1) {
                 days.append(first + i)
             }
         }
@@ -480,26 +480,36 @@ struct RuleEngine {
     }
 
     private func matches(day: Int, ordinals: [Int], checkMonth: Bool) -> Bool {
-        if monthMask == 0 && !hasMonthDays && !hasYearDays && !hasWeekNos && !hasWeekdays { return true }
+        if monthMask == 0 && !hasMonthDays && !hasYearDays && !hasWeekNos {
+            // Only weekdays (or nothing) to check: no calendar date needed.
+            return !hasWeekdays || plainWeekdays & (1 << UInt8(RuleEngine.floorMod(day + 3, 7) + 1)) != 0 || ordinals.contains(day)
+        }
         let date = CalendarDate(daysSinceEpoch: day)
         if checkMonth && monthMask != 0 && monthMask & (1 << UInt16(date.month)) == 0 { return false }
+        return matches(day: day, ordinals: ordinals, year: date.year, month: date.month, dayOfMonth: date.day)
+    }
+
+    /// The BYxxx limits for a day whose date the caller knows (BYMONTH already checked).
+    private func matches(day: Int, ordinals: [Int], year: Int, month: Int, dayOfMonth: Int) -> Bool {
         if hasMonthDays {
-            let length = CalendarDate.daysInMonth(year: date.year, month: date.month)
-            if monthDayPositive & (1 << UInt32(date.day)) == 0 && monthDayNegative & (1 << UInt32(length - date.day + 1)) == 0 {
+            let length = CalendarDate.daysInMonth(year: year, month: month)
+            if monthDayPositive & (1 << UInt32(dayOfMonth)) == 0 && monthDayNegative & (1 << UInt32(length - dayOfMonth + 1)) == 0 {
                 return false
             }
         }
         if hasWeekdays {
-            if plainWeekdays & (1 << UInt8(date.isoWeekday)) == 0 && !ordinals.contains(day) { return false }
+            // 1970-01-01 was a Thursday (ISO 4).
+            let weekday = RuleEngine.floorMod(day + 3, 7) + 1
+            if plainWeekdays & (1 << UInt8(weekday)) == 0 && !ordinals.contains(day) { return false }
         }
         if hasYearDays {
-            let first = CalendarDate(year: date.year, month: 1, day: 1).daysSinceEpoch
+            let first = CalendarDate(year: year, month: 1, day: 1).daysSinceEpoch
             let doy = day - first + 1
-            let length = CalendarDate.isLeapYear(date.year) ? 366 : 365
+            let length = CalendarDate.isLeapYear(year) ? 366 : 365
             if !yearDayPositive[doy] && !yearDayNegative[length - doy + 1] { return false }
         }
         if hasWeekNos {
-            let (week, weeks) = weekNumber(day: day, year: date.year)
+            let (week, weeks) = weekNumber(day: day, year: year)
             if weekNoPositive & (1 << UInt64(week)) == 0 && weekNoNegative & (1 << UInt64(weeks - week + 1)) == 0 {
                 return false
             }
