@@ -128,7 +128,9 @@ extension RecurrenceRule {
         if !daysOfTheMonth.isEmpty && !months.isEmpty && daysOfTheWeek.isEmpty && daysOfTheYear.isEmpty && weeksOfTheYear.isEmpty {
             let longest = months.map { CalendarDate.daysInMonth(year: 2000, month: min(max($0.number, 1), 12)) }.max() ?? 31
             if daysOfTheMonth.allSatisfy({ abs($0) > longest }) {
-                problems.append("BYMONTHDAY=\(daysOfTheMonth.map(String.init).joined(separator: ",")) never occurs in BYMONTH=\(months.map { String($0.number) }.joined(separator: ",")); the rule has no instance")
+                let days = daysOfTheMonth.map(String.init).joined(separator: ",")
+                let monthList = months.map { String($0.number) }.joined(separator: ",")
+                problems.append("BYMONTHDAY=\(days) never occurs in BYMONTH=\(monthList); the rule has no instance")
             }
         }
         if let scale, scale != "GREGORIAN" { problems.append("RSCALE=\(scale) is not supported; only GREGORIAN rules are expanded") }

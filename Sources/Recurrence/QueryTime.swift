@@ -9,7 +9,10 @@ public enum QueryTime {
     public static func parse(_ text: String, defaultZone: String? = nil, clock: any WallClock = FoundationWallClock.shared) throws -> Int {
         let b = Array(text.utf8)
         func fail(_ why: String) -> RecurrenceError {
-            RecurrenceError(.invalid, "'\(text)' is not a date or date-time (\(why)); use 2024-05-01, 2024-05-01T09:00, 2024-05-01T09:00:00Z or 2024-05-01T09:00+02:00")
+            RecurrenceError(
+                .invalid,
+                "'\(text)' is not a date or date-time (\(why)); use 2024-05-01, 2024-05-01T09:00, 2024-05-01T09:00:00Z or 2024-05-01T09:00+02:00"
+            )
         }
         func number(_ at: Int, _ count: Int) -> Int? {
             guard at + count <= b.count else { return nil }
@@ -51,7 +54,9 @@ public enum QueryTime {
             guard i + 1 == b.count else { throw fail("text after Z") }
             return wall
         }
-        guard b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-"), let oh = number(i + 1, 2) else { throw fail("expected Z or an offset") }
+        guard b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-"), let oh = number(i + 1, 2) else {
+            throw fail("expected Z or an offset")
+        }
         var j = i + 3
         if j < b.count && b[j] == UInt8(ascii: ":") { j += 1 }
         guard let om = number(j, 2), j + 2 == b.count, oh < 24, om < 60 else { throw fail("expected an offset as +HH:MM") }

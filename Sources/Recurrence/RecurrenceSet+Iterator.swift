@@ -24,7 +24,8 @@ extension RecurrenceSet {
             self.set = set
             self.includeSingleOverrides = includeSingleOverrides
             self.stopAfterWall = stopAfterWall
-            timeline = Timeline(clock: set.clock, floatingZone: set.options.floatingTimeZone, primaryZone: set.start.reference.zoneIdentifier)
+            timeline = Timeline(
+                clock: set.clock, floatingZone: set.options.floatingTimeZone, primaryZone: set.start.reference.zoneIdentifier)
             let reference: TimeReference = set.start.isDateOnly ? .floating : set.start.reference
             let timeline = self.timeline
             engines = set.rules.compactMap { rule in
@@ -147,7 +148,8 @@ extension RecurrenceSet {
             for (i, engine) in engines.enumerated() where engine.stop == .noFurtherInstance && !warnedStops.contains(i) {
                 warnedStops.insert(i)
                 warnings.append(
-                    "RRULE \(set.rules[i].rfc5545Text) can produce no further instance (400 years of the calendar checked); expansion stopped")
+                    "RRULE \(set.rules[i].rfc5545Text) can produce no further instance (400 years of the calendar checked); expansion stopped"
+                )
             }
         }
     }

@@ -4,7 +4,9 @@ import Recurrence
 
 /// `--start`, `--end`, `--expand`, `--max-occurrences`: the date-range query of `convert`.
 struct DateRangeOptions: ParsableArguments {
-    @Option(help: "Keep items with an occurrence at or after WHEN (2024-05-01, 2024-05-01T09:00, 2024-05-01T09:00:00Z, 2024-05-01T09:00+02:00).")
+    @Option(
+        help: "Keep items with an occurrence at or after WHEN (2024-05-01, 2024-05-01T09:00, 2024-05-01T09:00:00Z, 2024-05-01T09:00+02:00)."
+    )
     var start: String?
 
     @Option(help: "Keep items with an occurrence before WHEN (same forms as --start).")

@@ -117,6 +117,8 @@ final class CorpusRecurrenceTests: XCTestCase {
         XCTAssertGreaterThan(ran["icaljs"] ?? 0, 100)
         XCTAssertGreaterThan(ran["sabre-vobject"] ?? 0, 60)
         XCTAssertGreaterThan(checkedErrors, 0)
-        print("corpus recurrence cases run by source: \(ran.sorted { $0.key < $1.key }), errors checked: \(checkedErrors), skipped: \(Self.skipped.count)")
+        print(
+            "corpus recurrence cases run by source: \(ran.sorted { $0.key < $1.key }), errors checked: \(checkedErrors), skipped: \(Self.skipped.count)"
+        )
     }
 }

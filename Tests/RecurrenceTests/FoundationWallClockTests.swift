@@ -7,8 +7,10 @@ final class FoundationWallClockTests: XCTestCase {
     func testTablesAgreeWithTimeZoneAtRandomInstantsAndAroundTransitions() throws {
         let clock = FoundationWallClock()
         var state: UInt64 = 42
-        for id in ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "America/Mexico_City", "Africa/Cairo", "Asia/Almaty",
-                   "Asia/Kathmandu", "Pacific/Chatham", "America/Sao_Paulo", "Europe/Dublin", "UTC"] {
+        for id in [
+            "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "America/Mexico_City", "Africa/Cairo", "Asia/Almaty",
+            "Asia/Kathmandu", "Pacific/Chatham", "America/Sao_Paulo", "Europe/Dublin", "UTC",
+        ] {
             let zone = try XCTUnwrap(TimeZone(identifier: id))
             var instants: [Int] = []
             for _ in 0..<2000 {
@@ -23,7 +25,9 @@ final class FoundationWallClockTests: XCTestCase {
                 cursor = next
             }
             for t in instants {
-                XCTAssertEqual(clock.offset(zone: id, utcSeconds: t), zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(t))), "\(id) at \(t)")
+                XCTAssertEqual(
+                    clock.offset(zone: id, utcSeconds: t), zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(t))),
+                    "\(id) at \(t)")
             }
         }
         XCTAssertNil(clock.offset(zone: "Not/AZone", utcSeconds: 0))

@@ -42,13 +42,15 @@ final class OccurrenceFilterTests: XCTestCase {
         XCTAssertEqual(log.diagnostics, [])
         // Sorted by start instant: the all-day Good Friday (floating, read as UTC midnight)
         // comes before Friday's 09:00 Berlin, which is cancelled.
-        XCTAssertEqual(values("DTSTART", in: text), [
-            "20240328T090000",  // Thu, CET
-            "20240329",  // Good Friday
-            "20240402T090000",  // Tue, CEST (Mon Apr 1 is an EXDATE)
-            "20240402T120000Z",  // lunch talk
-            "20240403T100000",  // the moved stand-up
-        ])
+        XCTAssertEqual(
+            values("DTSTART", in: text),
+            [
+                "20240328T090000",  // Thu, CET
+                "20240329",  // Good Friday
+                "20240402T090000",  // Tue, CEST (Mon Apr 1 is an EXDATE)
+                "20240402T120000Z",  // lunch talk
+                "20240403T100000",  // the moved stand-up
+            ])
         XCTAssertEqual(values("UID", in: text), ["standup", "holiday", "standup", "one-off", "standup"])
         XCTAssertEqual(values("RECURRENCE-ID", in: text), ["20240328T090000", "20240402T090000", "20240403T090000"])
         XCTAssertEqual(values("DTEND", in: text).prefix(1), ["20240328T091500"])
@@ -69,9 +71,12 @@ final class OccurrenceFilterTests: XCTestCase {
         var reminder = Reminder(item: CalendarItem(uid: "todo", title: "No date"))
         reminder.percentComplete = 0
         let log = DiagnosticLog()
-        var filter = OccurrenceFilter(query: try RecurrenceQuery(startText: "2024-01-01", endText: "2024-02-01", expand: false), log: log, sourceName: "mem")
+        var filter = OccurrenceFilter(
+            query: try RecurrenceQuery(startText: "2024-01-01", endText: "2024-02-01", expand: false), log: log, sourceName: "mem")
         var out: [CalendarStreamElement] = []
-        for element: CalendarStreamElement in [.beginCalendar(Calendar()), .entry(.reminder(reminder), line: 3), .endCalendar(trailingProperties: [])] {
+        for element: CalendarStreamElement in [
+            .beginCalendar(Calendar()), .entry(.reminder(reminder), line: 3), .endCalendar(trailingProperties: []),
+        ] {
             try filter.process(element) { out.append($0) }
         }
         XCTAssertEqual(out.count, 2)

@@ -17,7 +17,9 @@ final class QueryTimeTests: XCTestCase {
     }
 
     func testRejectsWhatIsNotAWhen() {
-        for text in ["yesterday", "2024-02-30", "2024-05-01T25:00", "2024-05-01T09", "2024-05-01T09:00+2", "2024-05-01T09:00Zx", "20240501"] {
+        for text in [
+            "yesterday", "2024-02-30", "2024-05-01T25:00", "2024-05-01T09", "2024-05-01T09:00+2", "2024-05-01T09:00Zx", "20240501",
+        ] {
             XCTAssertThrowsError(try QueryTime.parse(text), text) { error in
                 XCTAssertTrue("\(error)".contains(text), "\(error)")
             }

@@ -36,7 +36,11 @@ final class RFC5545ExampleTests: XCTestCase {
 
     func testInstantsFollowNewYorkDaylightSavingTime() throws {
         // "Weekly for 10 occurrences": 9:00 EDT (13:00Z) until October 21, then 9:00 EST (14:00Z).
-        var master = CalendarItem(uid: "w", start: CalendarDateTime(date: .init(year: 1997, month: 9, day: 2), time: .init(hour: 9, minute: 0, second: 0), reference: .zone("America/New_York")))
+        var master = CalendarItem(
+            uid: "w",
+            start: CalendarDateTime(
+                date: .init(year: 1997, month: 9, day: 2), time: .init(hour: 9, minute: 0, second: 0), reference: .zone("America/New_York"))
+        )
         master.recurrenceRules = [try RecurrenceRule(rfc5545: "FREQ=WEEKLY;COUNT=10")]
         let occurrences = try RecurrenceSet(master: master, extent: .none).occurrences().occurrences
         XCTAssertEqual(occurrences.count, 10)

@@ -7,20 +7,27 @@ import XCTest
 final class RecurrenceSetTests: XCTestCase {
     func testNineOClockStaysNineAcrossDaylightSavingTime() throws {
         // Berlin moves to CEST on 2024-03-31: 09:00 is 08:00Z before, 07:00Z from then on.
-        let set = try RecurrenceSet(master: T.item("d", T.dt("20240328T090000", "Europe/Berlin"), rules: ["FREQ=DAILY;COUNT=6"]), extent: .duration(.init(hours: 1)))
+        let set = try RecurrenceSet(
+            master: T.item("d", T.dt("20240328T090000", "Europe/Berlin"), rules: ["FREQ=DAILY;COUNT=6"]), extent: .duration(.init(hours: 1))
+        )
         let occurrences = set.occurrences().occurrences
-        XCTAssertEqual(occurrences.map(\.start.basicISO), ["20240328T090000", "20240329T090000", "20240330T090000", "20240331T090000", "20240401T090000", "20240402T090000"])
-        XCTAssertEqual(occurrences.map(\.startInstant), [
-            T.utc("20240328T080000"), T.utc("20240329T080000"), T.utc("20240330T080000"),
-            T.utc("20240331T070000"), T.utc("20240401T070000"), T.utc("20240402T070000"),
-        ])
+        XCTAssertEqual(
+            occurrences.map(\.start.basicISO),
+            ["20240328T090000", "20240329T090000", "20240330T090000", "20240331T090000", "20240401T090000", "20240402T090000"])
+        XCTAssertEqual(
+            occurrences.map(\.startInstant),
+            [
+                T.utc("20240328T080000"), T.utc("20240329T080000"), T.utc("20240330T080000"),
+                T.utc("20240331T070000"), T.utc("20240401T070000"), T.utc("20240402T070000"),
+            ])
         XCTAssertTrue(occurrences.allSatisfy { $0.durationSeconds == 3600 && $0.end.time?.hour == 10 })
     }
 
     func testNonexistentTimeIsReadWithTheOffsetBeforeTheGap() throws {
         // 2024-03-10 02:30 does not exist in New York: RFC 5545 §3.3.5 reads it with EST
         // (−05:00), i.e. 07:30Z, which is 03:30 EDT.
-        let set = try RecurrenceSet(master: T.item("g", T.dt("20240309T023000", "America/New_York"), rules: ["FREQ=DAILY;COUNT=3"]), extent: .none)
+        let set = try RecurrenceSet(
+            master: T.item("g", T.dt("20240309T023000", "America/New_York"), rules: ["FREQ=DAILY;COUNT=3"]), extent: .none)
         let o = set.occurrences().occurrences
         XCTAssertEqual(o.map(\.startInstant), [T.utc("20240309T073000"), T.utc("20240310T073000"), T.utc("20240311T063000")])
         XCTAssertEqual(o[1].start.basicISO, "20240310T033000")
@@ -29,16 +36,19 @@ final class RecurrenceSetTests: XCTestCase {
 
     func testRepeatedTimeMeansItsFirstOccurrence() throws {
         // 01:30 happens twice on 2024-11-03 in New York; the first is EDT (05:30Z).
-        let set = try RecurrenceSet(master: T.item("a", T.dt("20241102T013000", "America/New_York"), rules: ["FREQ=DAILY;COUNT=2"]), extent: .none)
+        let set = try RecurrenceSet(
+            master: T.item("a", T.dt("20241102T013000", "America/New_York"), rules: ["FREQ=DAILY;COUNT=2"]), extent: .none)
         XCTAssertEqual(set.occurrences().occurrences.map(\.startInstant), [T.utc("20241102T053000"), T.utc("20241103T053000")])
     }
 
     func testUntilKinds() throws {
         // A UTC UNTIL bounds a zoned start as an instant: 13:00Z is 09:00 EDT, so the 09:00 of
         // that day is the last; 14:00 local is 18:00Z.
-        var it = try RecurrenceRuleIterator(rule: try RecurrenceRule(rfc5545: "FREQ=DAILY;UNTIL=20240603T130000Z"), start: T.dt("20240601T090000", "America/New_York"))
+        var it = try RecurrenceRuleIterator(
+            rule: try RecurrenceRule(rfc5545: "FREQ=DAILY;UNTIL=20240603T130000Z"), start: T.dt("20240601T090000", "America/New_York"))
         XCTAssertEqual(Array(IteratorSequence(it)).map(\.basicISO), ["20240601T090000", "20240602T090000", "20240603T090000"])
-        it = try RecurrenceRuleIterator(rule: try RecurrenceRule(rfc5545: "FREQ=DAILY;UNTIL=20240603T125959Z"), start: T.dt("20240601T090000", "America/New_York"))
+        it = try RecurrenceRuleIterator(
+            rule: try RecurrenceRule(rfc5545: "FREQ=DAILY;UNTIL=20240603T125959Z"), start: T.dt("20240601T090000", "America/New_York"))
         XCTAssertEqual(Array(IteratorSequence(it)).count, 2)
         // A DATE UNTIL keeps its whole day.
         it = try RecurrenceRuleIterator(rule: try RecurrenceRule(rfc5545: "FREQ=DAILY;UNTIL=20240603"), start: T.dt("20240601T230000"))
@@ -91,16 +101,22 @@ final class RecurrenceSetTests: XCTestCase {
     }
 
     func testRangeUsesEventKitOverlap() throws {
-        let set = try RecurrenceSet(master: T.item("r", T.dt("20240101T100000Z"), rules: ["FREQ=DAILY"]), extent: .duration(.init(hours: 2)))
+        let set = try RecurrenceSet(
+            master: T.item("r", T.dt("20240101T100000Z"), rules: ["FREQ=DAILY"]), extent: .duration(.init(hours: 2)))
         // [11:00, 11:30) on Jan 5 overlaps the 10:00–12:00 occurrence; [12:00, 13:00) does not.
-        XCTAssertEqual(set.occurrences(from: T.utc("20240105T110000"), to: T.utc("20240105T113000")).occurrences.map(\.start.basicISO), ["20240105T100000Z"])
+        XCTAssertEqual(
+            set.occurrences(from: T.utc("20240105T110000"), to: T.utc("20240105T113000")).occurrences.map(\.start.basicISO),
+            ["20240105T100000Z"])
         XCTAssertEqual(set.occurrences(from: T.utc("20240105T120000"), to: T.utc("20240105T130000")).occurrences.count, 0)
         // Far from DTSTART (no four-year limit), still exact.
-        XCTAssertEqual(set.occurrences(from: T.utc("21000301T000000"), to: T.utc("21000302T000000")).occurrences.map(\.start.basicISO), ["21000301T100000Z"])
+        XCTAssertEqual(
+            set.occurrences(from: T.utc("21000301T000000"), to: T.utc("21000302T000000")).occurrences.map(\.start.basicISO),
+            ["21000301T100000Z"])
     }
 
     func testUnboundedSecondlyRuleIsBoundedByRangeAndLimit() throws {
-        let set = try RecurrenceSet(master: T.item("x", T.dt("20240101T000000Z"), rules: ["FREQ=SECONDLY"]), extent: .none, options: .init(maxOccurrences: 1000))
+        let set = try RecurrenceSet(
+            master: T.item("x", T.dt("20240101T000000Z"), rules: ["FREQ=SECONDLY"]), extent: .none, options: .init(maxOccurrences: 1000))
         let window = set.occurrences(from: T.utc("20300601T120000"), to: T.utc("20300601T120010"))
         XCTAssertEqual(window.occurrences.count, 10)
         XCTAssertFalse(window.truncated)
@@ -112,25 +128,33 @@ final class RecurrenceSetTests: XCTestCase {
     }
 
     func testRulesThatCanNeverRecurStop() throws {
-        for rule in ["FREQ=MONTHLY;BYMONTHDAY=30;BYMONTH=2", "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30", "FREQ=HOURLY;INTERVAL=2;BYHOUR=1",
-                     "FREQ=DAILY;INTERVAL=7;BYDAY=MO", "FREQ=MINUTELY;INTERVAL=2;BYMINUTE=1;BYSECOND=0"] {
+        for rule in [
+            "FREQ=MONTHLY;BYMONTHDAY=30;BYMONTH=2", "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30", "FREQ=HOURLY;INTERVAL=2;BYHOUR=1",
+            "FREQ=DAILY;INTERVAL=7;BYDAY=MO", "FREQ=MINUTELY;INTERVAL=2;BYMINUTE=1;BYSECOND=0",
+        ] {
             let set = try RecurrenceSet(master: T.item("n", T.dt("20240102T000000Z"), rules: [rule]), extent: .none)
             let expansion = set.occurrences()
             XCTAssertEqual(expansion.occurrences.map(\.start.basicISO), ["20240102T000000Z"], rule)
             XCTAssertTrue(expansion.warnings.contains { $0.contains("no further instance") }, "\(rule): \(expansion.warnings)")
         }
-        XCTAssertTrue(try RecurrenceRule(rfc5545: "FREQ=MONTHLY;BYMONTHDAY=30;BYMONTH=2").validationProblems(start: nil).contains { $0.contains("never occurs") })
+        XCTAssertTrue(
+            try RecurrenceRule(rfc5545: "FREQ=MONTHLY;BYMONTHDAY=30;BYMONTH=2").validationProblems(start: nil).contains {
+                $0.contains("never occurs")
+            })
     }
 
     func testLeapDayAndDay31RulesSkipMonthsWithoutThem() throws {
         var it = try RecurrenceRuleIterator(rule: try RecurrenceRule(rfc5545: "FREQ=YEARLY;COUNT=3"), start: T.dt("20240229"))
         XCTAssertEqual(Array(IteratorSequence(it)).map(\.basicISO), ["20240229", "20280229", "20320229"])
         it = try RecurrenceRuleIterator(rule: try RecurrenceRule(rfc5545: "FREQ=MONTHLY;COUNT=4"), start: T.dt("20240131T080000"))
-        XCTAssertEqual(Array(IteratorSequence(it)).map(\.basicISO), ["20240131T080000", "20240331T080000", "20240531T080000", "20240731T080000"])
+        XCTAssertEqual(
+            Array(IteratorSequence(it)).map(\.basicISO), ["20240131T080000", "20240331T080000", "20240531T080000", "20240731T080000"])
     }
 
     func testUnsupportedScaleIsRefusedNotExpandedWrong() {
-        XCTAssertThrowsError(try RecurrenceSet(master: T.item("h", T.dt("20240101"), rules: ["RSCALE=HEBREW;FREQ=YEARLY;BYMONTH=5L"]), extent: .none)) { error in
+        XCTAssertThrowsError(
+            try RecurrenceSet(master: T.item("h", T.dt("20240101"), rules: ["RSCALE=HEBREW;FREQ=YEARLY;BYMONTH=5L"]), extent: .none)
+        ) { error in
             XCTAssertEqual((error as? RecurrenceError)?.kind, .unsupported)
             XCTAssertTrue("\(error)".contains("RSCALE=HEBREW"), "\(error)")
         }
@@ -153,7 +177,8 @@ final class RecurrenceSetTests: XCTestCase {
         XCTAssertTrue(try problems("FREQ=MONTHLY;BYWEEKNO=3").contains { $0.contains("BYWEEKNO") })
         XCTAssertTrue(try problems("FREQ=WEEKLY;BYDAY=2MO").contains { $0.contains("ordinals") })
         XCTAssertTrue(try problems("FREQ=DAILY;UNTIL=20240101", T.dt("20230101T090000")).contains { $0.contains("same value type") })
-        XCTAssertTrue(try problems("FREQ=DAILY;UNTIL=20240101T000000", T.dt("20230101T090000", "Europe/Paris")).contains { $0.contains("UTC") })
+        XCTAssertTrue(
+            try problems("FREQ=DAILY;UNTIL=20240101T000000", T.dt("20230101T090000", "Europe/Paris")).contains { $0.contains("UTC") })
         XCTAssertEqual(try problems("FREQ=DAILY;UNTIL=20240101T000000Z", T.dt("20230101T090000", "Europe/Paris")), [])
     }
 }
