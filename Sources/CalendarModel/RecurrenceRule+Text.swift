@@ -133,6 +133,7 @@ extension RecurrenceRule {
                 problems.append("BYMONTHDAY=\(days) never occurs in BYMONTH=\(monthList); the rule has no instance")
             }
         }
+        if skip != nil && scale == nil { problems.append("SKIP needs RSCALE (RFC 7529); it is ignored") }
         if let scale, scale != "GREGORIAN" { problems.append("RSCALE=\(scale) is not supported; only GREGORIAN rules are expanded") }
         if months.contains(where: { $0.isLeap }) && (scale ?? "GREGORIAN") == "GREGORIAN" {
             problems.append("leap months (BYMONTH=…L) need an RSCALE that has them")

@@ -46,6 +46,12 @@ struct RuleEngine {
     private let hasWeekdays: Bool
     private let weekStart: Int  // ISO weekday of WKST
     private let setPositions: [Int]
+    /// RFC 7529 SKIP with RSCALE=GREGORIAN: what happens to a BYMONTHDAY or BYYEARDAY that
+    /// names a day the month or year does not have.
+    private enum SkipMode { case omit, backward, forward }
+    private let skipMode: SkipMode
+    private let monthDayList: [Int]
+    private let yearDayList: [Int]
     /// Seconds of day an instance may have, sorted (periods of a day or longer).
     private let timesOfDay: [Int]
 
@@ -78,8 +84,13 @@ struct RuleEngine {
         if let scale = rule.scale, scale != "GREGORIAN" {
             throw RecurrenceError(.unsupported, "RSCALE=\(scale) is not supported (only GREGORIAN); the rule is not expanded")
         }
-        if let skip = rule.skip, skip != "OMIT" {
-            throw RecurrenceError(.unsupported, "SKIP=\(skip) is not supported (only OMIT); the rule is not expanded")
+        switch rule.skip {
+        case nil, "OMIT": skipMode = .omit
+        // SKIP only means something with RSCALE (RFC 7529 §3.1); without it, RFC 5545's
+        // omission stands.
+        case "BACKWARD": skipMode = rule.scale == nil ? .omit : .backward
+        case "FORWARD": skipMode = rule.scale == nil ? .omit : .forward
+        case let other?: throw RecurrenceError(.invalid, "SKIP=\(other) is not OMIT, BACKWARD or FORWARD (RFC 7529)")
         }
         if let leap = rule.months.first(where: { $0.isLeap || $0.number > 12 }) {
             throw RecurrenceError(.invalid, "BYMONTH=\(leap.number)\(leap.isLeap ? "L" : "") names no Gregorian month")
@@ -162,6 +173,8 @@ struct RuleEngine {
         monthDayPositive = mdp
         monthDayNegative = mdn
         hasMonthDays = !monthDays.isEmpty
+        monthDayList = monthDays
+        yearDayList = rule.daysOfTheYear
         var ydp = [Bool](repeating: false, count: 367)
         var ydn = [Bool](repeating: false, count: 367)
         for d in rule.daysOfTheYear {
@@ -415,6 +428,10 @@ struct RuleEngine {
             let first = CalendarDate(year: year, month: month, day: 1).daysSinceEpoch
             let length = CalendarDate.daysInMonth(year: year, month: month)
             let ordinals = ordinalDays(from: first, count: length)
+            if skipMode != .omit && hasMonthDays {
+                emit(days: skippedMonthDays(first: first, length: length, ordinals: ordinals))
+                return
+            }
             for i in 0..<length where matches(day: first + i, ordinals: ordinals, year: year, month: month, dayOfMonth: i + 1) {
                 days.append(first + i)
             }
@@ -448,16 +465,61 @@ struct RuleEngine {
         // With BYMONTH, BYDAY ordinals count within each month; without, within the year.
         let perMonthOrdinals = monthMask != 0 && !ordinalWeekdays.isEmpty
         let yearOrdinals = perMonthOrdinals ? [] : ordinalDays(from: yearFirst, count: yearLength)
+        if skipMode != .omit && hasYearDays && !hasMonthDays {
+            var moved: [Int] = []
+            for d in yearDayList {
+                let raw = d > 0 ? yearFirst + d - 1 : yearFirst + yearLength + d
+                moved.append(skipped(raw, first: yearFirst, last: yearFirst + yearLength - 1))
+            }
+            emit(days: Set(moved).sorted().filter { matchesMoved($0, ordinals: yearOrdinals, checkMonth: true, checkYearDays: false) })
+            return
+        }
         for month in 1...12 {
             if monthMask != 0 && monthMask & (1 << UInt16(month)) == 0 { continue }
             let first = CalendarDate(year: year, month: month, day: 1).daysSinceEpoch
             let length = CalendarDate.daysInMonth(year: year, month: month)
             let ordinals = perMonthOrdinals ? ordinalDays(from: first, count: length) : yearOrdinals
+            if skipMode != .omit && hasMonthDays {
+                days.append(contentsOf: skippedMonthDays(first: first, length: length, ordinals: ordinals))
+                continue
+            }
             for i in 0..<length where matches(day: first + i, ordinals: ordinals, year: year, month: month, dayOfMonth: i + 1) {
                 days.append(first + i)
             }
         }
-        emit(days: days)
+        emit(days: skipMode == .omit ? days : Set(days).sorted())  // SKIP may move days across months
+    }
+
+    /// RFC 7529 SKIP: a day number outside [first, last] moves to the nearest valid day in the
+    /// SKIP direction (FORWARD: the day after the month or year, or its first day; BACKWARD:
+    /// its last day, or the day before it).
+    private func skipped(_ raw: Int, first: Int, last: Int) -> Int {
+        if raw >= first && raw <= last { return raw }
+        switch skipMode {
+        case .forward: return raw > last ? last + 1 : first
+        case .backward: return raw > last ? last : first - 1
+        case .omit: return raw
+        }
+    }
+
+    /// BYMONTHDAY of one month with SKIP applied, then limited by the later parts (BYDAY, …).
+    private func skippedMonthDays(first: Int, length: Int, ordinals: [Int]) -> [Int] {
+        var moved: [Int] = []
+        for d in monthDayList {
+            let raw = d > 0 ? first + d - 1 : first + length + d
+            moved.append(skipped(raw, first: first, last: first + length - 1))
+        }
+        return Set(moved).sorted().filter { matchesMoved($0, ordinals: ordinals, checkMonth: false, checkYearDays: true) }
+    }
+
+    /// The limits after SKIP (RFC 7529 §3.1's order): BYDAY and what follows, not the day
+    /// numbers that produced the day.
+    private func matchesMoved(_ day: Int, ordinals: [Int], checkMonth: Bool, checkYearDays: Bool) -> Bool {
+        let date = CalendarDate(daysSinceEpoch: day)
+        if checkMonth && monthMask != 0 && monthMask & (1 << UInt16(date.month)) == 0 { return false }
+        return matches(
+            day: day, ordinals: ordinals, year: date.year, month: date.month, dayOfMonth: date.day, checkMonthDays: false,
+            checkYearDays: checkYearDays)
     }
 
     /// Days of [first, first+count) named by BYDAY ordinals (`2MO`, `-1FR`), sorted.
@@ -490,8 +552,10 @@ struct RuleEngine {
     }
 
     /// The BYxxx limits for a day whose date the caller knows (BYMONTH already checked).
-    private func matches(day: Int, ordinals: [Int], year: Int, month: Int, dayOfMonth: Int) -> Bool {
-        if hasMonthDays {
+    private func matches(
+        day: Int, ordinals: [Int], year: Int, month: Int, dayOfMonth: Int, checkMonthDays: Bool = true, checkYearDays: Bool = true
+    ) -> Bool {
+        if hasMonthDays && checkMonthDays {
             let length = CalendarDate.daysInMonth(year: year, month: month)
             if monthDayPositive & (1 << UInt32(dayOfMonth)) == 0 && monthDayNegative & (1 << UInt32(length - dayOfMonth + 1)) == 0 {
                 return false
@@ -502,7 +566,7 @@ struct RuleEngine {
             let weekday = RuleEngine.floorMod(day + 3, 7) + 1
             if plainWeekdays & (1 << UInt8(weekday)) == 0 && !ordinals.contains(day) { return false }
         }
-        if hasYearDays {
+        if hasYearDays && checkYearDays {
             let first = CalendarDate(year: year, month: 1, day: 1).daysSinceEpoch
             let doy = day - first + 1
             let length = CalendarDate.isLeapYear(year) ? 366 : 365

@@ -81,7 +81,7 @@ final class CorpusRecurrenceTests: XCTestCase {
             do {
                 set = try RecurrenceSet(master: master, extent: .none, options: options)
             } catch let error as RecurrenceError {
-                // RSCALE other than GREGORIAN: refused, never expanded wrong.
+                // RSCALE other than GREGORIAN: refused, never expanded wrong (GREGORIAN with SKIP runs).
                 XCTAssertNotNil(c.expected_error ?? c.nonstandard?.first, "\(place): \(error)")
                 XCTAssertEqual(error.kind, .unsupported, place)
                 checkedErrors += 1

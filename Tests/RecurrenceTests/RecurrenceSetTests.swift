@@ -151,6 +151,22 @@ final class RecurrenceSetTests: XCTestCase {
             Array(IteratorSequence(it)).map(\.basicISO), ["20240131T080000", "20240331T080000", "20240531T080000", "20240731T080000"])
     }
 
+    func testGregorianSkipFillsInMissingDays() throws {
+        // RFC 7529 §4.3.4: a leap-day anniversary moves to March 1 in common years.
+        var it = try RecurrenceRuleIterator(
+            rule: try RecurrenceRule(rfc5545: "RSCALE=GREGORIAN;FREQ=YEARLY;SKIP=FORWARD;COUNT=6"), start: T.dt("20120229"))
+        XCTAssertEqual(
+            Array(IteratorSequence(it)).map(\.basicISO), ["20120229", "20130301", "20140301", "20150301", "20160229", "20170301"])
+        it = try RecurrenceRuleIterator(
+            rule: try RecurrenceRule(rfc5545: "RSCALE=GREGORIAN;FREQ=YEARLY;SKIP=BACKWARD;COUNT=3"), start: T.dt("20120229"))
+        XCTAssertEqual(Array(IteratorSequence(it)).map(\.basicISO), ["20120229", "20130228", "20140228"])
+        // Without RSCALE, SKIP means nothing and RFC 5545 omits the missing days.
+        it = try RecurrenceRuleIterator(rule: try RecurrenceRule(rfc5545: "FREQ=YEARLY;SKIP=FORWARD;COUNT=2"), start: T.dt("20120229"))
+        XCTAssertEqual(Array(IteratorSequence(it)).map(\.basicISO), ["20120229", "20160229"])
+        XCTAssertTrue(
+            try RecurrenceRule(rfc5545: "FREQ=YEARLY;SKIP=FORWARD").validationProblems(start: nil).contains { $0.contains("SKIP") })
+    }
+
     func testUnsupportedScaleIsRefusedNotExpandedWrong() {
         XCTAssertThrowsError(
             try RecurrenceSet(master: T.item("h", T.dt("20240101"), rules: ["RSCALE=HEBREW;FREQ=YEARLY;BYMONTH=5L"]), extent: .none)
