@@ -54,6 +54,7 @@ public final class FoundationWallClock: WallClock, @unchecked Sendable {
     private let lock = NSLock()
     private var tables: [String: Table?] = [:]
 
+    /// A clock with its own zone tables; most callers use `shared`.
     public init() {}
 
     /// One shared instance, so zone tables are built once per process.
@@ -68,10 +69,12 @@ public final class FoundationWallClock: WallClock, @unchecked Sendable {
         return table
     }
 
+    /// The offset from the zone's table (nil for a zone `TimeZone` does not know).
     public func offset(zone: String, utcSeconds: Int) -> Int? {
         table(zone)?.offset(at: utcSeconds)
     }
 
+    /// A look-up bound to the zone's table, for hot loops.
     public func offsetFunction(zone: String) -> ((Int) -> Int)? {
         guard let table = table(zone) else { return nil }
         return { table.offset(at: $0) }

@@ -21,8 +21,10 @@ public struct Occurrence: Hashable, Sendable {
     public var startInstant: Int
     /// The end in seconds since 1970 UTC.
     public var endInstant: Int
+    /// Which item of the series holds its details (title, attendees, …).
     public var source: Source
 
+    /// An occurrence from its parts; `RecurrenceSet` makes them.
     public init(
         recurrenceID: CalendarDateTime, start: CalendarDateTime, end: CalendarDateTime, startInstant: Int,
         endInstant: Int, source: Source

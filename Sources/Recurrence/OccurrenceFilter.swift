@@ -26,6 +26,7 @@ public struct OccurrenceFilter {
         var recurrenceWall: Int
     }
 
+    /// The range, expansion and limits this stage applies.
     public let query: RecurrenceQuery
     private let log: DiagnosticLog
     private let sourceName: String
@@ -57,9 +58,12 @@ public struct OccurrenceFilter {
                 try emit(element)  // time zones and kept components travel unchanged
                 return
             }
-            if let uid = item.uid, item.recurrenceID != nil || item.hasRecurrenceRules {
-                if series[uid] == nil { seriesOrder.append(uid) }
-                series[uid, default: []].append(Held(entry: entry, line: line, order: order))
+            if item.recurrenceID != nil || item.hasRecurrenceRules {
+                // A series without UID (invalid, but seen) is a series of one item: keyed by
+                // its line, which no UID can equal (a NUL-prefixed key).
+                let key = item.uid ?? "\u{0}\(line)"
+                if series[key] == nil { seriesOrder.append(key) }
+                series[key, default: []].append(Held(entry: entry, line: line, order: order))
                 order += 1
                 return
             }
@@ -95,9 +99,9 @@ public struct OccurrenceFilter {
     }
 
     private mutating func flushCalendar(emit: (CalendarStreamElement) throws -> Void) throws {
-        for uid in seriesOrder {
-            guard let members = series[uid] else { continue }
-            try decideSeries(uid: uid, members: members, emit: emit)
+        for key in seriesOrder {
+            guard let members = series[key] else { continue }
+            try decideSeries(uid: key.hasPrefix("\u{0}") ? "" : key, members: members, emit: emit)
         }
         series.removeAll()
         seriesOrder.removeAll()

@@ -11,13 +11,17 @@ public struct RecurrenceError: Error, Hashable, Sendable, CustomStringConvertibl
         case invalid
     }
 
+    /// Whether the rule is unsupported or invalid.
     public var kind: Kind
+    /// What is wrong, for a diagnostic.
     public var message: String
 
+    /// An error of `kind` saying `message`.
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

@@ -10,6 +10,7 @@ public struct RecurrenceOptions: Hashable, Sendable {
     /// ical.js, which leave out a DTSTART that the rule does not produce.
     public var startAlwaysOccurs: Bool
 
+    /// Options with EventKit-like defaults: 100 000 occurrences, floating as UTC, DTSTART always first.
     public init(maxOccurrences: Int = 100_000, floatingTimeZone: String? = nil, startAlwaysOccurs: Bool = true) {
         self.maxOccurrences = maxOccurrences
         self.floatingTimeZone = floatingTimeZone

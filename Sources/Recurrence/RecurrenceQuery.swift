@@ -14,6 +14,7 @@ public struct RecurrenceQuery: Hashable, Sendable {
     /// Occurrence limit, floating zone and DTSTART handling.
     public var options: RecurrenceOptions
 
+    /// A query from instants (seconds since 1970 UTC).
     public init(start: Int? = nil, end: Int? = nil, expand: Bool = false, options: RecurrenceOptions = .init()) {
         self.start = start
         self.end = end

@@ -7,9 +7,12 @@ import CalendarModel
 public struct RecurrenceSet {
     /// A detached occurrence given to the set: the item and its extent.
     public struct Override {
+        /// The detached item (RECURRENCE-ID, maybe RANGE=THISANDFUTURE or STATUS:CANCELLED).
         public var item: CalendarItem
+        /// Its own end or duration.
         public var extent: OccurrenceExtent
 
+        /// An override from its item and extent.
         public init(item: CalendarItem, extent: OccurrenceExtent) {
             self.item = item
             self.extent = extent

@@ -25,6 +25,7 @@ extension WallClock {
         return WallTime.instant(wall) { self.offset(zone: zone, utcSeconds: $0) ?? 0 }
     }
 
+    /// Binds `offset(zone:utcSeconds:)` to one zone.
     public func offsetFunction(zone: String) -> ((Int) -> Int)? {
         guard offset(zone: zone, utcSeconds: 0) != nil else { return nil }
         return { self.offset(zone: zone, utcSeconds: $0) ?? 0 }

@@ -81,4 +81,22 @@ final class OccurrenceFilterTests: XCTestCase {
         }
         XCTAssertEqual(out.count, 2)
     }
+
+    func testSeriesWithoutUIDIsStillExpanded() throws {
+        var event = Event(item: T.item("", T.dt("20240101T090000Z"), rules: ["FREQ=DAILY;COUNT=3"]))
+        event.uid = nil
+        event.duration = CalendarDuration(minutes: 30)
+        var filter = OccurrenceFilter(query: RecurrenceQuery(expand: true), log: DiagnosticLog(), sourceName: "mem")
+        var out: [CalendarStreamElement] = []
+        for element: CalendarStreamElement in [
+            .beginCalendar(Calendar()), .entry(.event(event), line: 7), .endCalendar(trailingProperties: []),
+        ] {
+            try filter.process(element) { out.append($0) }
+        }
+        let starts = out.compactMap { element -> String? in
+            if case .entry(.event(let e), _) = element { return e.start?.basicISO }
+            return nil
+        }
+        XCTAssertEqual(starts, ["20240101T090000Z", "20240102T090000Z", "20240103T090000Z"])
+    }
 }
