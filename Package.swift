@@ -6,7 +6,7 @@ let package = Package(
     products: [
         .library(
             name: "CalPort",
-            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "Recurrence"]),
+            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "TimeZones", "Recurrence"]),
         .executable(name: "calport", targets: ["calport"]),
     ],
     dependencies: [
@@ -23,12 +23,13 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
         .target(name: "CalendarModel"),
+        .target(name: "TimeZones", dependencies: ["CalendarModel", "CICUShim"]),
         .target(name: "ICalendarData", dependencies: ["CalendarModel"]),
         .target(name: "ICSFormat", dependencies: ["CalendarModel", "ICalendarData"], path: "Sources/Formats/ICS"),
-        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat", "JSONFormat", "Recurrence"]),
+        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat", "JSONFormat", "TimeZones", "Recurrence"]),
         .executableTarget(
             name: "calport",
-            dependencies: ["Conversion", "Recurrence", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Conversion", "TimeZones", "Recurrence", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "BridgeTests", dependencies: ["CICUShim", "CLibXML2"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
         .target(
@@ -43,7 +44,10 @@ let package = Package(
         .testTarget(
             name: "JSONFormatTests", dependencies: ["JSONFormat", "JSONCoding", "CalendarModel", "CalendarTestSupport", "Conversion"],
             resources: [.copy("Fixtures")]),
-        .target(name: "Recurrence", dependencies: ["CalendarModel"]),
+        .testTarget(
+            name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel", "ICSFormat", "Conversion"],
+            resources: [.copy("Fixtures")]),
+        .target(name: "Recurrence", dependencies: ["CalendarModel", "TimeZones"]),
         .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "CalendarModel", "Conversion"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],

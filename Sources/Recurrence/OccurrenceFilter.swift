@@ -38,7 +38,7 @@ public struct OccurrenceFilter {
 
     /// - Parameters:
     ///   - sourceName: the input's name for diagnostics.
-    public init(query: RecurrenceQuery, log: DiagnosticLog, sourceName: String, clock: any WallClock = FoundationWallClock.shared) {
+    public init(query: RecurrenceQuery, log: DiagnosticLog, sourceName: String, clock: any WallClock = TimeZoneDatabaseClock.shared) {
         self.query = query
         self.log = log
         self.sourceName = sourceName

@@ -33,7 +33,7 @@ extension RecurrenceQuery {
     ///   is not positive.
     public init(
         startText: String?, endText: String?, expand: Bool, maxOccurrences: Int = 100_000, defaultZone: String? = nil,
-        floatingTimeZone: String? = nil, clock: any WallClock = FoundationWallClock.shared
+        floatingTimeZone: String? = nil, clock: any WallClock = TimeZoneDatabaseClock.shared
     ) throws {
         let start = try startText.map { try QueryTime.parse($0, defaultZone: defaultZone, clock: clock) }
         let end = try endText.map { try QueryTime.parse($0, defaultZone: defaultZone, clock: clock) }

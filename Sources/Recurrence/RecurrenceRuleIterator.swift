@@ -13,7 +13,7 @@ public struct RecurrenceRuleIterator: IteratorProtocol, Sequence {
     ///   - clock: converts the start's zone for a UTC UNTIL.
     public init(
         rule: RecurrenceRule, start: CalendarDateTime, startAlwaysOccurs: Bool = true,
-        clock: any WallClock = FoundationWallClock.shared
+        clock: any WallClock = TimeZoneDatabaseClock.shared
     ) throws {
         self.start = start
         let reference = start.reference

@@ -80,7 +80,7 @@ public struct RecurrenceSet {
     ///   GREGORIAN, invalid INTERVAL), and when the master has no start.
     public init(
         master: CalendarItem, extent: OccurrenceExtent, overrides: [Override] = [], options: RecurrenceOptions = .init(),
-        clock: any WallClock = FoundationWallClock.shared
+        clock: any WallClock = TimeZoneDatabaseClock.shared
     ) throws {
         guard let start = master.start else {
             throw RecurrenceError(.invalid, "a recurring item needs DTSTART")

@@ -23,6 +23,8 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
+    @OptionGroup(title: "Time zones") var timeZones: TimeZoneArguments
+
     @OptionGroup(title: "Date range") var dateRange: DateRangeOptions
 
     func validate() throws {
@@ -34,8 +36,9 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         let log = common.makeLog()
-        var request = ConversionRequest(inputs: inputs, output: output, inputFormat: from, outputFormat: to, strict: common.strict)
-        request.recurrence = try dateRange.makeQuery()
+        var request = ConversionRequest(inputs: inputs, output: output, inputFormat: from, outputFormat: to, strict: common.strict,
+            timeZones: timeZones.options)
+        request.recurrence = try dateRange.makeQuery(timeZones: timeZones.options)
         do {
             try Converter().run(request, log: log)
         } catch let error as CalendarError {

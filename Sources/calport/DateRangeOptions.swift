@@ -1,6 +1,7 @@
 import ArgumentParser
 import CalendarModel
 import Recurrence
+import TimeZones
 
 /// `--start`, `--end`, `--expand`, `--max-occurrences`: the date-range query of `convert`.
 struct DateRangeOptions: ParsableArguments {
@@ -18,8 +19,12 @@ struct DateRangeOptions: ParsableArguments {
     @Option(help: "Most occurrences one recurring item may yield; a warning says when the limit cuts a series.")
     var maxOccurrences = 100_000
 
-    /// The query these options ask for; a WHEN without zone is read in `defaultZone` (UTC when nil).
-    func makeQuery(defaultZone: String? = nil, floatingTimeZone: String? = nil) throws -> RecurrenceQuery {
+    /// The query these options ask for: a WHEN without zone is read in `--tz ZONE` (UTC with
+    /// `--tz keep` or `--tz utc`); floating times in `--floating-tz`.
+    func makeQuery(timeZones: TimeZoneOptions? = nil) throws -> RecurrenceQuery {
+        var defaultZone: String?
+        if case .zone(let zone)? = timeZones?.output { defaultZone = zone }
+        let floatingTimeZone = timeZones?.floatingZone
         do {
             return try RecurrenceQuery(
                 startText: start, endText: end, expand: expand, maxOccurrences: maxOccurrences, defaultZone: defaultZone,
