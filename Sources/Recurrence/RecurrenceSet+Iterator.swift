@@ -94,14 +94,16 @@ extension RecurrenceSet {
                         if future.cancelled { continue }
                         let template = set.overrides[future.index].item.start ?? set.start
                         produced += 1
-                        return makeOccurrence(
+                        return Self.makeOccurrence(
+                            timeline: timeline, seriesStart: set.start,
                             recurrenceWall: wall, startWall: wall + future.deltaWall,
                             template: template.isDateOnly == set.start.isDateOnly ? template : set.start,
                             length: future.length, endReference: future.endReference, source: .override(future.index))
                     }
                 }
                 produced += 1
-                return makeOccurrence(
+                return Self.makeOccurrence(
+                    timeline: timeline, seriesStart: set.start,
                     recurrenceWall: wall, startWall: wall, template: set.start, length: periodLength ?? set.length,
                     endReference: set.endReference, source: .master)
             }
@@ -112,12 +114,16 @@ extension RecurrenceSet {
             let item = set.overrides[index]
             guard let start = item.item.start ?? item.item.recurrenceID else { return nil }
             let (length, endReference) = timeline.length(start: start, extent: item.extent)
-            return makeOccurrence(
+            return Self.makeOccurrence(
+                timeline: timeline, seriesStart: set.start,
                 recurrenceWall: recurrenceWall, startWall: start.wallSecondsSinceEpoch, template: start, length: length,
                 endReference: endReference, source: .override(index))
         }
 
-        private func makeOccurrence(
+        // Static, so that calling it from `next()` does not copy the whole iterator (a
+        // non-mutating method on `inout self` loads a copy: one per occurrence, measured).
+        private static func makeOccurrence(
+            timeline: Timeline, seriesStart: CalendarDateTime,
             recurrenceWall: Int, startWall: Int, template: CalendarDateTime, length: RecurrenceSet.Length,
             endReference: TimeReference, source: Occurrence.Source
         ) -> Occurrence {
@@ -140,7 +146,7 @@ extension RecurrenceSet {
                     .withWallSeconds(timeline.wall(endInstant, endAnchor))
             }
             return Occurrence(
-                recurrenceID: set.start.withWallSeconds(recurrenceWall), start: startValue, end: endValue,
+                recurrenceID: seriesStart.withWallSeconds(recurrenceWall), start: startValue, end: endValue,
                 startInstant: startInstant, endInstant: endInstant, source: source)
         }
 
