@@ -17,6 +17,6 @@ public struct TimeZoneStage: ConversionStage {
     }
 
     public mutating func process(_ element: CalendarStreamElement, emit: (CalendarStreamElement) throws -> Void) throws {
-        for out in normalizer.process(element) { try emit(out) }
+        try normalizer.process(element, emit: emit)
     }
 }

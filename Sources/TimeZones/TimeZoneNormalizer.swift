@@ -26,6 +26,8 @@ public final class TimeZoneNormalizer {
     // and rules are looked up once (the database's lock and hashing cost more than the math).
     private var lastSource: (key: SourceKey, source: Source)?
     private var outputs: [String: OutputZone] = [:]
+    private var currentEntry: CalendarEntry?
+    private var currentYears: ClosedRange<Int>?
 
     /// How an IANA zone is written: its output TZID and the rules its wall times follow.
     private struct OutputZone {
@@ -66,6 +68,14 @@ public final class TimeZoneNormalizer {
     /// Rewrites one stream element; returns what to pass on (VTIMEZONEs are withheld, generated
     /// ones come before the item that first uses a zone).
     public func process(_ element: CalendarStreamElement) -> [CalendarStreamElement] {
+        var result: [CalendarStreamElement] = []
+        process(element) { result.append($0) }
+        return result
+    }
+
+    /// Rewrites one stream element and hands what to pass on to `emit`, in order, without
+    /// collecting it first (the pipeline's per-item path).
+    public func process(_ element: CalendarStreamElement, emit: (CalendarStreamElement) throws -> Void) rethrows {
         switch element {
         case .beginCalendar(var calendar):
             definitions = [:]
@@ -82,7 +92,7 @@ public final class TimeZoneNormalizer {
                     warnOnce("X-WR-TIMEZONE \(stated)", line: nil, "X-WR-TIMEZONE \"\(stated)\" names no known time zone; kept as is")
                 }
             }
-            return [.beginCalendar(calendar)]
+            try emit(.beginCalendar(calendar))
         case .entry(.timeZone(let definition), _):
             if case .text(let names)? = definition.property("TZID")?.value, let name = names.first {
                 definitions[name] = definition
@@ -91,37 +101,32 @@ public final class TimeZoneNormalizer {
                 if byYears.keys.contains(where: { $0.tzid == name }) { byYears = byYears.filter { $0.key.tzid != name } }
                 lastSource = nil
             }
-            return []
+            return
         case .entry(var entry, let line):
             // The years an entry spans matter only for matching a VTIMEZONE and for writing
-            // one, so they are computed on first need.
-            let original = entry
-            var yearsMemo: ClosedRange<Int>?
-            func years() -> ClosedRange<Int> {
-                if let known = yearsMemo { return known }
-                let computed = Self.years(of: original)
-                yearsMemo = computed
-                return computed
-            }
+            // one, so they are computed on first need. The entry waits in a property rather
+            // than in a closure's context, which would copy it for every date-time.
+            currentEntry = entry
+            currentYears = nil
+            defer { currentEntry = nil }
             var used: [String] = []
             var usedSet: Set<String> = []
-            let startZone = original.item?.start?.reference.zoneIdentifier
+            let startZone = entry.item?.start?.reference.zoneIdentifier
             entry.mapDateTimes { field, value in
                 // A floating UNTIL under a zoned DTSTART (RFC 5545 §3.3.10 wants UTC; Outlook
                 // writes local time) means local time in the start's zone.
                 if field == .recurrenceUntil, value.reference == .floating, !value.isDateOnly, let startZone {
                     value.reference = .zone(startZone)
                 }
-                convert(&value, field: field, years: years, line: line)
+                convert(&value, field: field, line: line)
                 if let zone = value.reference.zoneIdentifier, !usedSet.contains(zone) {
                     usedSet.insert(zone)
                     used.append(zone)
                 }
             }
-            if let item = original.item, !item.recurrenceRules.isEmpty {
+            if let item = entry.item, !item.recurrenceRules.isEmpty {
                 warnIfRecurrenceShifts(startZone: startZone, years: years(), line: line)
             }
-            var result: [CalendarStreamElement] = []
             if options.emitTimeZoneDefinitions {
                 for name in used where !emitted.contains(name) {
                     emitted.insert(name)
@@ -130,21 +135,28 @@ public final class TimeZoneNormalizer {
                             zone: zone, tzid: name, fromYear: min(options.definitionsFromYear, years().lowerBound),
                             throughYear: max(2037, years().upperBound))
                     else { continue }
-                    result.append(.entry(.timeZone(definition), line: line))
+                    try emit(.entry(.timeZone(definition), line: line))
                 }
             }
-            result.append(.entry(entry, line: line))
-            return result
+            try emit(.entry(entry, line: line))
         case .endCalendar:
             definitions = [:]
             calendarDefault = nil
-            return [element]
+            try emit(element)
         }
     }
 
     // MARK: - Conversion
 
-    private func convert(_ value: inout CalendarDateTime, field: DateTimeField, years: () -> ClosedRange<Int>, line: Int) {
+    /// The years the entry being processed spans (see `years(of:)`), computed once.
+    private func years() -> ClosedRange<Int> {
+        if let known = currentYears { return known }
+        let computed = currentEntry.map(Self.years(of:)) ?? 2000...2000
+        currentYears = computed
+        return computed
+    }
+
+    private func convert(_ value: inout CalendarDateTime, field: DateTimeField, line: Int) {
         guard !value.isDateOnly else { return }
         let instant: Int
         var sourceZone: String?
@@ -156,7 +168,7 @@ public final class TimeZoneNormalizer {
         case .utc:
             instant = value.wallSecondsSinceEpoch
         case .zone(let tzid):
-            let source = self.source(tzid, years: years, line: line)
+            let source = self.source(tzid, line: line)
             guard let rules = source.rules else { return }
             instant = rules.utcSeconds(wallSeconds: value.wallSecondsSinceEpoch)
             sourceZone = source.resolution.zoneID
@@ -220,7 +232,7 @@ public final class TimeZoneNormalizer {
         return resolver.resolveName(name).zoneID
     }
 
-    private func source(_ tzid: String, years: () -> ClosedRange<Int>, line: Int) -> Source {
+    private func source(_ tzid: String, line: Int) -> Source {
         if let last = lastSource, last.key.tzid == tzid, last.key.years == nil { return last.source }
         if let known = byName[tzid] {
             lastSource = (SourceKey(tzid: tzid, years: nil), known)
@@ -264,7 +276,7 @@ public final class TimeZoneNormalizer {
     private func warnIfRecurrenceShifts(startZone: String?, years: ClosedRange<Int>, line: Int) {
         if case .keep = options.output { return }
         guard let startZone else { return }
-        let source = self.source(startZone, years: { years }, line: line)
+        let source = self.source(startZone, line: line)
         guard let rules = source.rules, source.resolution.zoneID != targetZone else { return }
         let from = CalendarDate(year: years.lowerBound, month: 1, day: 1).daysSinceEpoch * 86_400
         let to = CalendarDate(year: years.upperBound + 1, month: 1, day: 1).daysSinceEpoch * 86_400
