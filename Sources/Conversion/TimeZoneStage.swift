@@ -19,4 +19,8 @@ public struct TimeZoneStage: ConversionStage {
     public mutating func process(_ element: CalendarStreamElement, emit: (CalendarStreamElement) throws -> Void) throws {
         try normalizer.process(element, emit: emit)
     }
+
+    public mutating func finish(emit: (CalendarStreamElement) throws -> Void) throws {
+        try normalizer.finish(emit: emit)
+    }
 }

@@ -27,6 +27,9 @@ public final class TimeZoneNormalizer {
     private var lastSource: (key: SourceKey, source: Source)?
     private var outputs: [String: OutputZone] = [:]
     private var currentEntry: CalendarEntry?
+    private var held: [(CalendarEntry, Int)] = []
+    private var flushing = false
+    private var waitForDefinition = false
     private var currentYears: ClosedRange<Int>?
 
     /// How an IANA zone is written: its output TZID and the rules its wall times follow.
@@ -102,48 +105,76 @@ public final class TimeZoneNormalizer {
                 lastSource = nil
             }
             return
-        case .entry(var entry, let line):
-            // The years an entry spans matter only for matching a VTIMEZONE and for writing
-            // one, so they are computed on first need. The entry waits in a property rather
-            // than in a closure's context, which would copy it for every date-time.
-            currentEntry = entry
-            currentYears = nil
-            defer { currentEntry = nil }
-            var used: [String] = []
-            var usedSet: Set<String> = []
-            let startZone = entry.item?.start?.reference.zoneIdentifier
-            entry.mapDateTimes { field, value in
-                // A floating UNTIL under a zoned DTSTART (RFC 5545 §3.3.10 wants UTC; Outlook
-                // writes local time) means local time in the start's zone.
-                if field == .recurrenceUntil, value.reference == .floating, !value.isDateOnly, let startZone {
-                    value.reference = .zone(startZone)
-                }
-                convert(&value, field: field, line: line)
-                if let zone = value.reference.zoneIdentifier, !usedSet.contains(zone) {
-                    usedSet.insert(zone)
-                    used.append(zone)
-                }
-            }
-            if let item = entry.item, !item.recurrenceRules.isEmpty {
-                warnIfRecurrenceShifts(startZone: startZone, years: years(), line: line)
-            }
-            if options.emitTimeZoneDefinitions {
-                for name in used where !emitted.contains(name) {
-                    emitted.insert(name)
-                    guard let zone = zoneID(forOutputName: name),
-                        let definition = builder.definition(
-                            zone: zone, tzid: name, fromYear: min(options.definitionsFromYear, years().lowerBound),
-                            throughYear: max(2037, years().upperBound))
-                    else { continue }
-                    try emit(.entry(.timeZone(definition), line: line))
-                }
-            }
-            try emit(.entry(entry, line: line))
+        case .entry(let entry, let line):
+            try process(entry, line: line, emit: emit)
         case .endCalendar:
+            try flushHeldEntries(emit: emit)
             definitions = [:]
             calendarDefault = nil
             try emit(element)
         }
+    }
+
+    /// Passes on what is left when the input ends without closing its calendar.
+    public func finish(emit: (CalendarStreamElement) throws -> Void) rethrows {
+        try flushHeldEntries(emit: emit)
+    }
+
+    /// Items that used a TZID no name rule knows before any VTIMEZONE defined it wait for the
+    /// end of the calendar, since the definition may come after them (RFC 5545 does not
+    /// order components); only those items are held.
+    private func flushHeldEntries(emit: (CalendarStreamElement) throws -> Void) rethrows {
+        guard !held.isEmpty else { return }
+        flushing = true
+        defer { flushing = false }
+        let waiting = held
+        held = []
+        for (entry, line) in waiting { try process(entry, line: line, emit: emit) }
+    }
+
+    private func process(_ original: CalendarEntry, line: Int, emit: (CalendarStreamElement) throws -> Void) rethrows {
+        var entry = original
+        // The years an entry spans matter only for matching a VTIMEZONE and for writing
+        // one, so they are computed on first need. The entry waits in a property rather
+        // than in a closure's context, which would copy it for every date-time.
+        currentEntry = original
+        currentYears = nil
+        defer { currentEntry = nil }
+        waitForDefinition = false
+        var used: [String] = []
+        var usedSet: Set<String> = []
+        let startZone = entry.item?.start?.reference.zoneIdentifier
+        entry.mapDateTimes { field, value in
+            // A floating UNTIL under a zoned DTSTART (RFC 5545 §3.3.10 wants UTC; Outlook
+            // writes local time) means local time in the start's zone.
+            if field == .recurrenceUntil, value.reference == .floating, !value.isDateOnly, let startZone {
+                value.reference = .zone(startZone)
+            }
+            convert(&value, field: field, line: line)
+            if let zone = value.reference.zoneIdentifier, !usedSet.contains(zone) {
+                usedSet.insert(zone)
+                used.append(zone)
+            }
+        }
+        if waitForDefinition {
+            held.append((original, line))
+            return
+        }
+        if let item = entry.item, !item.recurrenceRules.isEmpty {
+            warnIfRecurrenceShifts(startZone: startZone, years: years(), line: line)
+        }
+        if options.emitTimeZoneDefinitions {
+            for name in used where !emitted.contains(name) {
+                emitted.insert(name)
+                guard let zone = zoneID(forOutputName: name),
+                    let definition = builder.definition(
+                        zone: zone, tzid: name, fromYear: min(options.definitionsFromYear, years().lowerBound),
+                        throughYear: max(2037, years().upperBound))
+                else { continue }
+                try emit(.entry(.timeZone(definition), line: line))
+            }
+        }
+        try emit(.entry(entry, line: line))
     }
 
     // MARK: - Conversion
@@ -241,6 +272,11 @@ public final class TimeZoneNormalizer {
         let definition = definitions[tzid] ?? definitions[TimeZoneResolver.clean(tzid)]
         // The years matter only when a VTIMEZONE must be matched or must confirm a guess.
         let named = resolver.resolveName(tzid)
+        if definition == nil, named.zoneID == nil, !flushing {
+            // Its VTIMEZONE may still come: hold the item (see `flushHeldEntries`).
+            waitForDefinition = true
+            return Source(resolution: named, rules: nil)
+        }
         let span: ClosedRange<Int>? = definition != nil && (named.zoneID == nil || named.isGuess) ? years() : nil
         let key = SourceKey(tzid: tzid, years: span)
         if let last = lastSource, last.key == key { return last.source }
