@@ -6,10 +6,13 @@ import CalendarModel
 ///
 /// One normalizer serves one input; call `process` for every element, in order.
 public final class TimeZoneNormalizer {
+    /// What zoned times become and whether VTIMEZONEs are written.
     public let options: TimeZoneOptions
+    /// Resolves TZIDs; its database gives every offset.
     public let resolver: TimeZoneResolver
     /// The input's name, for diagnostics.
     public let file: String
+    /// Where repairs and unresolved TZIDs are reported, with the item's line.
     public let log: DiagnosticLog
 
     private let builder: TimeZoneDefinitionBuilder
