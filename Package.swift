@@ -6,7 +6,7 @@ let package = Package(
     products: [
         .library(
             name: "CalPort",
-            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "TimeZones"]),
+            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "TimeZones", "Recurrence"]),
         .executable(name: "calport", targets: ["calport"]),
     ],
     dependencies: [
@@ -26,10 +26,10 @@ let package = Package(
         .target(name: "TimeZones", dependencies: ["CalendarModel", "CICUShim"]),
         .target(name: "ICalendarData", dependencies: ["CalendarModel"]),
         .target(name: "ICSFormat", dependencies: ["CalendarModel", "ICalendarData"], path: "Sources/Formats/ICS"),
-        .target(name: "Conversion", dependencies: ["CalendarModel", "ICalendarData", "ICSFormat", "JSONFormat", "TimeZones"]),
+        .target(name: "Conversion", dependencies: ["CalendarModel", "ICalendarData", "ICSFormat", "JSONFormat", "TimeZones", "Recurrence"]),
         .executableTarget(
             name: "calport",
-            dependencies: ["Conversion", "TimeZones", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Conversion", "TimeZones", "Recurrence", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "BridgeTests", dependencies: ["CICUShim", "CLibXML2"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
         .target(
@@ -53,6 +53,8 @@ let package = Package(
         .testTarget(
             name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel", "ICSFormat", "Conversion"],
             resources: [.copy("Fixtures")]),
+        .target(name: "Recurrence", dependencies: ["CalendarModel", "TimeZones"]),
+        .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "CalendarModel", "Conversion"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17

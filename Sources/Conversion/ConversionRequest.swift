@@ -1,4 +1,5 @@
 import CalendarModel
+import Recurrence
 import TimeZones
 
 /// What one `calport convert` run does, as a value.
@@ -16,6 +17,8 @@ public struct ConversionRequest: Sendable {
     public var formatSettings: [String: String]
     /// How to normalize time zones; nil leaves every date-time and VTIMEZONE as read.
     public var timeZones: TimeZoneOptions?
+    /// `--start`, `--end`, `--expand`, `--max-occurrences`: the date-range stage; inactive by default.
+    public var recurrence: RecurrenceQuery = RecurrenceQuery()
     /// Participant words added or changed for this run (`--map`).
     public var vocabularyOverrides: VocabularyOverrides
     /// What to do with birthday calendars (`--birthdays`).

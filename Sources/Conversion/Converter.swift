@@ -1,4 +1,5 @@
 import CalendarModel
+import Recurrence
 
 /// Runs conversions: read → stages → write, streaming one element at a time, with the output
 /// written atomically (all or nothing).
@@ -70,17 +71,32 @@ public struct Converter: Sendable {
 
     /// The stages a request asks for, in pipeline order.
     func makeStages(_ request: ConversionRequest, outputFormat: String, log: DiagnosticLog) throws -> [any ConversionStage] {
-        var stages: [any ConversionStage] = [CalendarKindDetection(), UnknownWordReport(log: log)]
-        if request.birthdays != .keep || request.leapDay != nil {
-            stages.append(BirthdayStage(handling: request.birthdays, leapDay: request.leapDay))
-        }
-        if request.subscriptions != .keep { stages.append(SubscriptionStage(handling: request.subscriptions, log: log)) }
+        var stages: [any ConversionStage] = []
+        // Stages see no input boundary, so a diagnostic names the input when there is one.
+        let file = request.inputs.count == 1 ? request.inputs[0] : request.inputs.joined(separator: ",")
         if let timeZones = request.timeZones {
-            // Stages see no input boundary, so a diagnostic names the input when there is one.
-            let file = request.inputs.count == 1 ? request.inputs[0] : request.inputs.joined(separator: ",")
             stages.append(try TimeZoneStage(options: timeZones, outputFormat: outputFormat, file: file, log: log))
         }
-        return stages
+        if request.recurrence.isActive {
+            // Occurrences follow the wall clock of their series' zone. With `--tz keep` the
+            // zone stage goes first, so every TZID (Windows names, VTIMEZONE matches) is an
+            // IANA id by the time series expand; with `--tz utc|ZONE` it goes after, so series
+            // expand in their own zone and each occurrence is then converted at its instant.
+            let filter = OccurrenceFilter(query: request.recurrence, log: log, sourceName: file)
+            if let timeZones = request.timeZones, timeZones.output != .keep {
+                stages.insert(filter, at: 0)
+            } else {
+                stages.append(filter)
+            }
+        }
+        // Calendar kinds first: birthdays are typed, materialized and given their leap-day rule
+        // before any zone or range stage sees their events.
+        var kinds: [any ConversionStage] = [CalendarKindDetection(), UnknownWordReport(log: log)]
+        if request.birthdays != .keep || request.leapDay != nil {
+            kinds.append(BirthdayStage(handling: request.birthdays, leapDay: request.leapDay))
+        }
+        if request.subscriptions != .keep { kinds.append(SubscriptionStage(handling: request.subscriptions, log: log)) }
+        return kinds + stages
     }
 
     private func pass(_ element: CalendarStreamElement, through stages: inout [any ConversionStage], from index: Int,

@@ -29,6 +29,8 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup(title: "Time zones") var timeZones: TimeZoneArguments
 
+    @OptionGroup(title: "Date range") var dateRange: DateRangeOptions
+
     func validate() throws {
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input can be read only once") }
         if (output == nil || output == "-") && to == nil {
@@ -39,11 +41,12 @@ struct ConvertCommand: ParsableCommand {
     func run() throws {
         let log = common.makeLog()
         do {
-            let request = ConversionRequest(
+            var request = ConversionRequest(
                 inputs: inputs, output: output, inputFormat: from, outputFormat: to, strict: common.strict,
                 timeZones: timeZones.options,
                 vocabularyOverrides: try vocabulary.mapFile.map { try VocabularyMapFile.load(path: $0) } ?? .none,
                 birthdays: kinds.birthdays, leapDay: kinds.leapDay, subscriptions: kinds.subscriptions, force: kinds.force)
+            request.recurrence = try dateRange.makeQuery(timeZones: timeZones.options)
             try Converter().run(request, log: log)
         } catch let error as CalendarError {
             throw ExitStatus.report(error)
