@@ -47,14 +47,22 @@ extension ParticipantVocabulary {
         var v = self
         for words in [overrides.everyFormat, overrides.byFormat[formatID]].compactMap({ $0 }) {
             // Sorted so the result does not depend on dictionary order.
-            for (word, value) in words.roles.sorted(by: { $0.key < $1.key }) { v.roles = Self.redefine(word, as: value, in: v.roles, v.caseInsensitive) }
-            for (word, value) in words.statuses.sorted(by: { $0.key < $1.key }) { v.statuses = Self.redefine(word, as: value, in: v.statuses, v.caseInsensitive) }
-            for (word, value) in words.types.sorted(by: { $0.key < $1.key }) { v.types = Self.redefine(word, as: value, in: v.types, v.caseInsensitive) }
+            for (word, value) in words.roles.sorted(by: { $0.key < $1.key }) {
+                v.roles = Self.redefine(word, as: value, in: v.roles, v.caseInsensitive)
+            }
+            for (word, value) in words.statuses.sorted(by: { $0.key < $1.key }) {
+                v.statuses = Self.redefine(word, as: value, in: v.statuses, v.caseInsensitive)
+            }
+            for (word, value) in words.types.sorted(by: { $0.key < $1.key }) {
+                v.types = Self.redefine(word, as: value, in: v.types, v.caseInsensitive)
+            }
         }
         return v
     }
 
-    private static func redefine<T: Equatable>(_ word: String, as value: T, in table: [(T, String)], _ caseInsensitive: Bool) -> [(T, String)] {
+    private static func redefine<T: Equatable>(_ word: String, as value: T, in table: [(T, String)], _ caseInsensitive: Bool) -> [(
+        T, String
+    )] {
         let key = caseInsensitive ? word.uppercased() : word
         var out = table.filter { (caseInsensitive ? $0.1.uppercased() : $0.1) != key }
         out.append((value, word))

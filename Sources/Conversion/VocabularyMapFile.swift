@@ -24,7 +24,8 @@ public enum VocabularyMapFile {
     }
 
     /// The overrides in a map file's bytes.
-    public static func parse(_ data: Data, name: String, registry: FormatRegistry = StandardFormats.registry) throws -> VocabularyOverrides {
+    public static func parse(_ data: Data, name: String, registry: FormatRegistry = StandardFormats.registry) throws -> VocabularyOverrides
+    {
         let root: Any
         do {
             root = try JSONSerialization.jsonObject(with: data)
@@ -54,19 +55,25 @@ public enum VocabularyMapFile {
     private static func words(_ object: [String: Any], name: String, path: String, allowFormats: Bool) throws -> VocabularyOverrides.Words {
         let known: Set<String> = allowFormats ? ["roles", "statuses", "types", "formats"] : ["roles", "statuses", "types"]
         if let stray = object.keys.sorted().first(where: { !known.contains($0) }) {
-            throw CalendarError(.usage, file: name, location: "\(path)/\(stray)", "unknown member; expected \(known.sorted().joined(separator: ", "))")
+            throw CalendarError(
+                .usage, file: name, location: "\(path)/\(stray)", "unknown member; expected \(known.sorted().joined(separator: ", "))")
         }
         var words = VocabularyOverrides.Words()
-        words.roles = try table(object["roles"], name: name, path: path + "/roles", values: ParticipantRole.eventKitCases, caseName: caseName)
-        words.statuses = try table(object["statuses"], name: name, path: path + "/statuses", values: ParticipantStatus.eventKitCases, caseName: caseName)
-        words.types = try table(object["types"], name: name, path: path + "/types", values: ParticipantType.eventKitCases, caseName: caseName)
+        words.roles = try table(
+            object["roles"], name: name, path: path + "/roles", values: ParticipantRole.eventKitCases, caseName: caseName)
+        words.statuses = try table(
+            object["statuses"], name: name, path: path + "/statuses", values: ParticipantStatus.eventKitCases, caseName: caseName)
+        words.types = try table(
+            object["types"], name: name, path: path + "/types", values: ParticipantType.eventKitCases, caseName: caseName)
         return words
     }
 
     private static func table<T>(_ value: Any?, name: String, path: String, values: [T], caseName: (T) -> String) throws -> [String: T]
     where T: CustomEventKitNamed {
         guard let value else { return [:] }
-        guard let object = value as? [String: Any] else { throw CalendarError(.usage, file: name, location: path, "expected an object of words") }
+        guard let object = value as? [String: Any] else {
+            throw CalendarError(.usage, file: name, location: path, "expected an object of words")
+        }
         var out: [String: T] = [:]
         for (word, target) in object {
             guard !word.isEmpty else { throw CalendarError(.usage, file: name, location: path, "a word cannot be empty") }
@@ -74,7 +81,11 @@ public enum VocabularyMapFile {
                 throw CalendarError(.usage, file: name, location: "\(path)/\(word)", "expected an EventKit name")
             }
             let folded = target.lowercased().filter { $0 != " " }
-            guard let v = values.first(where: { caseName($0).lowercased() == folded || $0.eventKitName.lowercased().filter({ $0 != " " }) == folded }) else {
+            guard
+                let v = values.first(where: {
+                    caseName($0).lowercased() == folded || $0.eventKitName.lowercased().filter({ $0 != " " }) == folded
+                })
+            else {
                 let choices = values.map(caseName).joined(separator: ", ")
                 throw CalendarError(.usage, file: name, location: "\(path)/\(word)", "'\(target)' is not one of \(choices)")
             }

@@ -40,10 +40,12 @@ public struct VocabularyTable: Sendable {
     ) -> String {
         var rows: [[String]] = [[title] + vocabularies.map(\.formatID), [""] + vocabularies.map { $0[keyPath: field] }]
         for value in values {
-            rows.append([VocabularyMapFile.caseName(value)] + vocabularies.map { v in
-                let w = words(v, value)
-                return w.isEmpty ? "-" : w.joined(separator: " | ")
-            })
+            rows.append(
+                [VocabularyMapFile.caseName(value)]
+                    + vocabularies.map { v in
+                        let w = words(v, value)
+                        return w.isEmpty ? "-" : w.joined(separator: " | ")
+                    })
         }
         // Words an override gave a value no EventKit case has are none: overrides name EventKit
         // values only, so the rows above are complete.

@@ -106,7 +106,9 @@ public enum BirthdayMarks {
     /// The item without any vendor's birthday marks (for plain events made from birthdays).
     public static func removingMarks(from item: CalendarItem) -> CalendarItem {
         var item = item
-        item.properties.removeAll { propertyNames.contains($0.name) || $0.name == "X-GOOGLE-CALENDAR-CONTENT-ICON" || $0.name == "X-GOOGLE-CALENDAR-CONTENT-DISPLAY" }
+        item.properties.removeAll {
+            propertyNames.contains($0.name) || $0.name == "X-GOOGLE-CALENDAR-CONTENT-ICON" || $0.name == "X-GOOGLE-CALENDAR-CONTENT-DISPLAY"
+        }
         if item.url.flatMap(appleContact(url:)) != nil { item.url = nil }
         // Google's UID is itself the mark; the contact keeps the new one stable across runs.
         if let contact = googleContact(uid: item.uid) { item.uid = "\(contact)-birthday@google.com" }

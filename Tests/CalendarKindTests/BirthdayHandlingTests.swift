@@ -20,7 +20,8 @@ final class BirthdayHandlingTests: XCTestCase {
         let url = harness.directory.appendingPathComponent("read-\(UUID().uuidString).json")
         try Data(text.utf8).write(to: url)
         var reader = try Converter().makeReader(
-            name: url.path, source: try FileByteSource(path: url.path), request: ConversionRequest(inputs: [url.path]), log: DiagnosticLog())
+            name: url.path, source: try FileByteSource(path: url.path), request: ConversionRequest(inputs: [url.path]), log: DiagnosticLog()
+        )
         var out: [(calendar: CalendarModel.Calendar, events: [Event])] = []
         while let e = try reader.next() {
             switch e {
@@ -39,11 +40,14 @@ final class BirthdayHandlingTests: XCTestCase {
         XCTAssertEqual(calendars.count, 1)
         XCTAssertEqual(calendars[0].calendar.kind, .birthday)
         XCTAssertFalse(calendars[0].calendar.allowsContentModifications)
-        XCTAssertEqual(calendars[0].events.map(\.birthdayContactIdentifier), [
-            "9F3C2E1A-7B4D-4C8E-A1F2-3D4E5F6A7B8C", "2B7E9D10-4A3C-4F21-9E8D-7C6B5A4F3E2D", "5D6E7F80-1A2B-4C3D-8E9F-A0B1C2D3E4F5",
-            "0A1B2C3D-4E5F-4061-8273-94A5B6C7D8E9",
-        ])
-        XCTAssertEqual(calendars[0].events[1].birthday, Birthday(contactIdentifier: "2B7E9D10-4A3C-4F21-9E8D-7C6B5A4F3E2D", month: 2, day: 29))
+        XCTAssertEqual(
+            calendars[0].events.map(\.birthdayContactIdentifier),
+            [
+                "9F3C2E1A-7B4D-4C8E-A1F2-3D4E5F6A7B8C", "2B7E9D10-4A3C-4F21-9E8D-7C6B5A4F3E2D", "5D6E7F80-1A2B-4C3D-8E9F-A0B1C2D3E4F5",
+                "0A1B2C3D-4E5F-4061-8273-94A5B6C7D8E9",
+            ])
+        XCTAssertEqual(
+            calendars[0].events[1].birthday, Birthday(contactIdentifier: "2B7E9D10-4A3C-4F21-9E8D-7C6B5A4F3E2D", month: 2, day: 29))
         // And back to ICS: the vendor's own marks, nothing added, as a direct ICS → ICS has it.
         let jsonFile = harness.directory.appendingPathComponent("apple.json")
         try Data(json.utf8).write(to: jsonFile)
@@ -71,12 +75,15 @@ final class BirthdayHandlingTests: XCTestCase {
         try Data(ics.utf8).write(to: reread)
         let facts = try KindFacts.facts(of: reread)
         XCTAssertEqual(facts.first?.type, "birthday")
-        XCTAssertEqual(facts.first?.birthdays.first, BirthdayFacts(uid: "bday-1", occasion: "birthday", contactIdentifier: "C-1", month: 3, day: 15, year: nil))
+        XCTAssertEqual(
+            facts.first?.birthdays.first,
+            BirthdayFacts(uid: "bday-1", occasion: "birthday", contactIdentifier: "C-1", month: 3, day: 15, year: nil))
     }
 
     func testSkipLeavesBirthdayCalendarsOutAndKeepsTheRest() throws {
         let both = harness.directory.appendingPathComponent("both.ics")
-        let text = try String(contentsOf: fixture("birthdays/nextcloud-contact-birthdays.ics"), encoding: .utf8)
+        let text =
+            try String(contentsOf: fixture("birthdays/nextcloud-contact-birthdays.ics"), encoding: .utf8)
             + String(contentsOf: fixture("birthdays/ordinary-calendar-with-a-copied-birthday.ics"), encoding: .utf8)
         try Data(text.utf8).write(to: both)
         let out = try harness.convert(both, to: "ics", birthdays: .skip).text
@@ -118,7 +125,8 @@ final class BirthdayHandlingTests: XCTestCase {
         XCTAssertTrue(calendars.first?.events.allSatisfy { $0.birthday == nil && $0.isAllDay } ?? false)
         // The anniversary and the birthday of the same contact are two events.
         XCTAssertEqual(
-            calendars.first?.events.map { $0.item.start?.date }, [
+            calendars.first?.events.map { $0.item.start?.date },
+            [
                 CalendarDate(year: 1984, month: 5, day: 17), CalendarDate(year: 1970, month: 9, day: 3),
                 CalendarDate(year: 1972, month: 2, day: 29), CalendarDate(year: 2010, month: 6, day: 19),
             ])

@@ -13,12 +13,14 @@ final class CalendarKindCommandLineTests: XCTestCase {
     func fixture(_ name: String) -> String { KindFacts.fixtures.appendingPathComponent(name).path }
 
     func testARefusedWriteExitsWith73AndForceWrites() throws {
-        try FileManager.default.copyItem(atPath: fixture("birthdays/apple-birthdays.ics"), toPath: harness.directory.appendingPathComponent("b.ics").path)
+        try FileManager.default.copyItem(
+            atPath: fixture("birthdays/apple-birthdays.ics"), toPath: harness.directory.appendingPathComponent("b.ics").path)
         let refused = try runner.calport(["convert", fixture("subscriptions/webcal-feed-with-source.ics"), "-o", "b.ics"])
         XCTAssertEqual(refused.status, 73)
         XCTAssertEqual(
             refused.stderr,
-            "b.ics: error: 'Birthdays' is a birthday calendar (its events come from contacts) and does not allow modifications; refusing to write onto it (use --force to write anyway)\n")
+            "b.ics: error: 'Birthdays' is a birthday calendar (its events come from contacts) and does not allow modifications; refusing to write onto it (use --force to write anyway)\n"
+        )
         let forced = try runner.calport(["convert", fixture("subscriptions/webcal-feed-with-source.ics"), "-o", "b.ics", "--force"])
         XCTAssertEqual(forced.status, 0, forced.stderr)
     }
@@ -29,8 +31,12 @@ final class CalendarKindCommandLineTests: XCTestCase {
         ])
         XCTAssertEqual(materialized.status, 0, materialized.stderr)
         XCTAssertTrue(materialized.stdout.contains("RRULE:FREQ=YEARLY;BYYEARDAY=60\r\n"))
-        let descriptor = try runner.calport(["convert", fixture("subscriptions/webcal-feed-with-source.ics"), "-t", "ics", "--subscriptions", "descriptor"])
-        XCTAssertEqual(descriptor.stdout, try String(contentsOfFile: fixture("subscriptions/webcal-feed-with-source.descriptor.expected.ics"), encoding: .utf8))
+        let descriptor = try runner.calport([
+            "convert", fixture("subscriptions/webcal-feed-with-source.ics"), "-t", "ics", "--subscriptions", "descriptor",
+        ])
+        XCTAssertEqual(
+            descriptor.stdout,
+            try String(contentsOfFile: fixture("subscriptions/webcal-feed-with-source.descriptor.expected.ics"), encoding: .utf8))
         let wrong = try runner.calport(["convert", fixture("birthdays/apple-birthdays.ics"), "-t", "ics", "--leap-day", "mar2"])
         XCTAssertEqual(wrong.status, 2)
         XCTAssertTrue(wrong.stderr.contains("mar2"), wrong.stderr)
@@ -39,7 +45,9 @@ final class CalendarKindCommandLineTests: XCTestCase {
     func testInspectListsTheBirthdayCalendar() throws {
         let run = try runner.calport(["inspect", fixture("birthdays/sabre-vobject-birthdays.ics")])
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertEqual(run.stdout, """
+        XCTAssertEqual(
+            run.stdout,
+            """
             1. Contact birthdays
                type: birthday (Birthdays)
                color: none

@@ -53,7 +53,8 @@ enum KindFacts {
     static func facts(of url: URL) throws -> [CalendarFacts] {
         let converter = Converter()
         let source = try FileByteSource(path: url.path)
-        var reader = try converter.makeReader(name: url.path, source: source, request: ConversionRequest(inputs: [url.path]), log: DiagnosticLog())
+        var reader = try converter.makeReader(
+            name: url.path, source: source, request: ConversionRequest(inputs: [url.path]), log: DiagnosticLog())
         var detection = CalendarKindDetection()
         var out: [CalendarFacts] = []
         func take(_ e: CalendarStreamElement) {
@@ -84,7 +85,8 @@ enum KindFacts {
         if d.weeks > 0 { text += "\(d.weeks)W" }
         if d.days > 0 { text += "\(d.days)D" }
         if d.hours + d.minutes + d.seconds > 0 {
-            text += "T" + (d.hours > 0 ? "\(d.hours)H" : "") + (d.minutes > 0 ? "\(d.minutes)M" : "") + (d.seconds > 0 ? "\(d.seconds)S" : "")
+            text +=
+                "T" + (d.hours > 0 ? "\(d.hours)H" : "") + (d.minutes > 0 ? "\(d.minutes)M" : "") + (d.seconds > 0 ? "\(d.seconds)S" : "")
         }
         return text
     }

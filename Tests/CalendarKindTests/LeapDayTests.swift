@@ -70,7 +70,9 @@ final class LeapDayTests: XCTestCase {
             if c.birthdays == .materialize {
                 // Plain events: an all-day day, and none of the vendors' birthday marks.
                 XCTAssertNotNil(ConversionHarness.value("DTEND", in: event), place)
-                XCTAssertFalse(event.contains { $0.hasPrefix("X-NEXTCLOUD-BC") || $0.hasPrefix("X-APPLE-OMIT-YEAR") || $0.contains("addressbook://") }, place)
+                XCTAssertFalse(
+                    event.contains { $0.hasPrefix("X-NEXTCLOUD-BC") || $0.hasPrefix("X-APPLE-OMIT-YEAR") || $0.contains("addressbook://") },
+                    place)
                 XCTAssertFalse(event.contains { $0.contains("X-APPLE-OMIT-YEAR") }, place)
             }
         }

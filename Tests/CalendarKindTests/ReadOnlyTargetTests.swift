@@ -23,29 +23,35 @@ final class ReadOnlyTargetTests: XCTestCase {
     func testWritingOntoABirthdayCalendarIsRefusedAndLeavesItAlone() throws {
         let target = try existingOutput("birthdays/apple-birthdays.ics", as: "target.ics")
         let before = try Data(contentsOf: target)
-        XCTAssertThrowsError(try harness.convert(fixture("birthdays/ordinary-calendar-with-a-copied-birthday.ics"), to: "ics", output: "target.ics")) { error in
+        XCTAssertThrowsError(
+            try harness.convert(fixture("birthdays/ordinary-calendar-with-a-copied-birthday.ics"), to: "ics", output: "target.ics")
+        ) { error in
             let e = error as? CalendarError
             XCTAssertEqual(e?.kind, .cannotCreateOutput)
             XCTAssertEqual(e?.diagnostic.file, target.path)
             XCTAssertEqual(
                 e?.diagnostic.message,
-                "'Birthdays' is a birthday calendar (its events come from contacts) and does not allow modifications; refusing to write onto it (use --force to write anyway)")
+                "'Birthdays' is a birthday calendar (its events come from contacts) and does not allow modifications; refusing to write onto it (use --force to write anyway)"
+            )
         }
         XCTAssertEqual(try Data(contentsOf: target), before)
     }
 
     func testWritingOntoASubscriptionNamesItsURL() throws {
         _ = try existingOutput("subscriptions/eventkit-subscribed-holidays.json", as: "holidays.json")
-        XCTAssertThrowsError(try harness.convert(fixture("birthdays/sabre-vobject-birthdays.ics"), to: "json", output: "holidays.json")) { error in
+        XCTAssertThrowsError(try harness.convert(fixture("birthdays/sabre-vobject-birthdays.ics"), to: "json", output: "holidays.json")) {
+            error in
             XCTAssertEqual(
                 (error as? CalendarError)?.diagnostic.message,
-                "'US Holidays' is a subscription calendar (webcal://p24-calendars.icloud.com/holiday/US_en.ics) and does not allow modifications; refusing to write onto it (use --force to write anyway)")
+                "'US Holidays' is a subscription calendar (webcal://p24-calendars.icloud.com/holiday/US_en.ics) and does not allow modifications; refusing to write onto it (use --force to write anyway)"
+            )
         }
     }
 
     func testForceWritesAnywayAndWritableTargetsNeedNoForce() throws {
         let target = try existingOutput("birthdays/apple-birthdays.ics", as: "target.ics")
-        let written = try harness.convert(fixture("birthdays/ordinary-calendar-with-a-copied-birthday.ics"), to: "ics", output: "target.ics", force: true)
+        let written = try harness.convert(
+            fixture("birthdays/ordinary-calendar-with-a-copied-birthday.ics"), to: "ics", output: "target.ics", force: true)
         XCTAssertTrue(written.text.contains("X-WR-CALNAME:Family"))
         XCTAssertEqual(String(decoding: try Data(contentsOf: target), as: UTF8.self), written.text)
         // Now the target is an ordinary calendar: writing onto it again needs no force.

@@ -20,7 +20,8 @@ final class SubscriptionHandlingTests: XCTestCase {
     }
 
     func testDescriptorFromEventKitJSONToICSNamesURLRefreshNameAndColor() throws {
-        let out = try harness.convert(fixture("subscriptions/eventkit-subscribed-holidays.json"), to: "ics", subscriptions: .descriptor).text
+        let out = try harness.convert(fixture("subscriptions/eventkit-subscribed-holidays.json"), to: "ics", subscriptions: .descriptor)
+            .text
         XCTAssertFalse(out.contains("BEGIN:VEVENT"))
         XCTAssertTrue(out.contains("SOURCE:webcal://p24-calendars.icloud.com/holiday/US_en.ics\r\n"), out)
         XCTAssertTrue(out.contains("REFRESH-INTERVAL;VALUE=DURATION:P1W\r\n"), out)
@@ -49,7 +50,8 @@ final class SubscriptionHandlingTests: XCTestCase {
         let kept = try harness.convert(fixture("subscriptions/webcal-feed-with-source.ics"), to: "ics").text
         XCTAssertTrue(kept.contains("UID:match-2024-03-16-1@calendar.example.org"))
         // A refresh hint alone is no subscription: skip leaves such a calendar alone.
-        let hinted = try harness.convert(fixture("subscriptions/nextcloud-export-refresh-hint-only.ics"), to: "ics", subscriptions: .skip).text
+        let hinted = try harness.convert(fixture("subscriptions/nextcloud-export-refresh-hint-only.ics"), to: "ics", subscriptions: .skip)
+            .text
         XCTAssertTrue(hinted.contains("SUMMARY:Dentist"))
     }
 
@@ -63,6 +65,7 @@ final class SubscriptionHandlingTests: XCTestCase {
         try Data(json.utf8).write(to: input)
         let result = try harness.convert(input, to: "ics", subscriptions: .descriptor)
         XCTAssertTrue(result.text.contains("X-WR-CALNAME:Feed"))
-        XCTAssertEqual(result.log.diagnostics.map(\.message), ["subscription calendar 'Feed' names no URL; its descriptor cannot be subscribed to"])
+        XCTAssertEqual(
+            result.log.diagnostics.map(\.message), ["subscription calendar 'Feed' names no URL; its descriptor cannot be subscribed to"])
     }
 }

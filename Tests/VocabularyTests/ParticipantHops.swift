@@ -19,7 +19,8 @@ enum ParticipantHops {
             event.item.attendees.append(Participant(url: "mailto:type-\(i)@example.com", type: t))
         }
         event.item.attendees.append(
-            Participant(url: "mailto:other@example.com", role: .other("X-MODERATOR"), status: .other("X-ON-HOLD"), type: .other("X-VEHICLE")))
+            Participant(
+                url: "mailto:other@example.com", role: .other("X-MODERATOR"), status: .other("X-ON-HOLD"), type: .other("X-VEHICLE")))
         event.item.organizer = Participant(name: "Chair", url: "mailto:chair@example.com", role: .chair, type: .person)
         return event
     }
@@ -30,7 +31,8 @@ enum ParticipantHops {
         for format in formats {
             let sink = MemoryByteSink()
             let log = DiagnosticLog()
-            var writer = format.makeWriter(sink: sink, options: WriteOptions(destinationName: "memory", vocabularyOverrides: overrides), log: log)
+            var writer = format.makeWriter(
+                sink: sink, options: WriteOptions(destinationName: "memory", vocabularyOverrides: overrides), log: log)
             var calendar = CalendarModel.Calendar(title: "Vocabulary")
             calendar.productID = "-//calport//vocabulary test//EN"
             calendar.version = "2.0"

@@ -22,12 +22,14 @@ final class UnknownWordReportTests: XCTestCase {
         stage.beginInput(name: "b.ics")
         try stage.process(event("X-MODERATOR", "X-LATE")) { _ in passed += 1 }
         XCTAssertEqual(passed, 3)
-        XCTAssertEqual(log.diagnostics.map(\.description), [
-            "a.ics:7: warning: participant role 'X-MODERATOR' is in no vocabulary; kept as written (give it a meaning with --map FILE)",
-            "a.ics:7: warning: participant status 'X-ON-HOLD' is in no vocabulary; kept as written (give it a meaning with --map FILE)",
-            "a.ics:7: warning: participant type 'X-BOT' is in no vocabulary; kept as written (give it a meaning with --map FILE)",
-            "b.ics:7: warning: participant status 'X-LATE' is in no vocabulary; kept as written (give it a meaning with --map FILE)",
-        ])
+        XCTAssertEqual(
+            log.diagnostics.map(\.description),
+            [
+                "a.ics:7: warning: participant role 'X-MODERATOR' is in no vocabulary; kept as written (give it a meaning with --map FILE)",
+                "a.ics:7: warning: participant status 'X-ON-HOLD' is in no vocabulary; kept as written (give it a meaning with --map FILE)",
+                "a.ics:7: warning: participant type 'X-BOT' is in no vocabulary; kept as written (give it a meaning with --map FILE)",
+                "b.ics:7: warning: participant status 'X-LATE' is in no vocabulary; kept as written (give it a meaning with --map FILE)",
+            ])
     }
 
     func testUnknownWordsSurviveICSToJSONToICS() throws {

@@ -55,7 +55,8 @@ final class VocabularyMapTests: XCTestCase {
     func testAMappedICSWordReadsAsItsEventKitValue() throws {
         let input = try write("moderated.ics", moderated)
         XCTAssertEqual(try read(input, overrides: .none).first?.role, .other("X-MODERATOR"))
-        let map = try overrides(#"{"roles": {"X-MODERATOR": "chair"}, "statuses": {"x-on-hold": "Tentative"}, "types": {"X-VEHICLE": "resource"}}"#)
+        let map = try overrides(
+            #"{"roles": {"X-MODERATOR": "chair"}, "statuses": {"x-on-hold": "Tentative"}, "types": {"X-VEHICLE": "resource"}}"#)
         let mod = try read(input, overrides: map).first
         XCTAssertEqual(mod?.role, .chair)
         // ICS words compare case-insensitively, so the map's spelling need not match.
@@ -86,15 +87,24 @@ final class VocabularyMapTests: XCTestCase {
         let mapFile = try write("map.json", #"{"roles": {"X-MODERATOR": "chair"}, "statuses": {"X-ON-HOLD": "tentative"}}"#)
         let run = try CommandRunner(directory: directory).calport(["convert", input.path, "-t", "json", "--map", mapFile.path])
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertTrue(run.stdout.contains(#""url":"mailto:mod@example.com","participantRole":"chair","participantStatus":"tentative","participantType":"X-VEHICLE""#), run.stdout)
+        XCTAssertTrue(
+            run.stdout.contains(
+                #""url":"mailto:mod@example.com","participantRole":"chair","participantStatus":"tentative","participantType":"X-VEHICLE""#),
+            run.stdout)
         // Only the word the map does not name is reported.
-        XCTAssertEqual(run.stderr, "\(input.path):4: warning: participant type 'X-VEHICLE' is in no vocabulary; kept as written (give it a meaning with --map FILE)\n")
+        XCTAssertEqual(
+            run.stderr,
+            "\(input.path):4: warning: participant type 'X-VEHICLE' is in no vocabulary; kept as written (give it a meaning with --map FILE)\n"
+        )
         // And a JSON word mapped for json reads back as its value.
-        let jsonIn = try write("in.json", run.stdout.replacingOccurrences(of: #""participantRole":"chair""#, with: #""participantRole":"moderator""#))
+        let jsonIn = try write(
+            "in.json", run.stdout.replacingOccurrences(of: #""participantRole":"chair""#, with: #""participantRole":"moderator""#))
         let jsonMap = try write("json-map.json", #"{"formats": {"json": {"roles": {"moderator": "chair"}}}}"#)
         let back = try CommandRunner(directory: directory).calport(["convert", jsonIn.path, "-t", "ics", "--map", jsonMap.path])
         XCTAssertEqual(back.status, 0, back.stderr)
-        XCTAssertTrue(back.stdout.replacingOccurrences(of: "\r\n ", with: "").contains("ATTENDEE;CUTYPE=X-VEHICLE;ROLE=CHAIR;PARTSTAT=TENTATIVE:mailto:mod@example.com"), back.stdout)
+        XCTAssertTrue(
+            back.stdout.replacingOccurrences(of: "\r\n ", with: "").contains(
+                "ATTENDEE;CUTYPE=X-VEHICLE;ROLE=CHAIR;PARTSTAT=TENTATIVE:mailto:mod@example.com"), back.stdout)
     }
 
     func testBadMapFilesSayWhereAndWhy() throws {
@@ -108,8 +118,11 @@ final class VocabularyMapTests: XCTestCase {
                 return "\(error)"
             }
         }
-        XCTAssertEqual(message(#"{"roles": {"X-MODERATOR": "boss"}}"#), "map.json:/roles/X-MODERATOR: error: 'boss' is not one of unknown, required, optional, chair, nonParticipant")
-        XCTAssertEqual(message(#"{"formats": {"vcard": {}}}"#), "map.json:/formats/vcard: error: unknown format id 'vcard' (see `calport formats`)")
+        XCTAssertEqual(
+            message(#"{"roles": {"X-MODERATOR": "boss"}}"#),
+            "map.json:/roles/X-MODERATOR: error: 'boss' is not one of unknown, required, optional, chair, nonParticipant")
+        XCTAssertEqual(
+            message(#"{"formats": {"vcard": {}}}"#), "map.json:/formats/vcard: error: unknown format id 'vcard' (see `calport formats`)")
         XCTAssertEqual(message(#"{"role": {}}"#), "map.json:/role: error: unknown member; expected formats, roles, statuses, types")
         XCTAssertEqual(message(#"{"roles": {"X": 1}}"#), "map.json:/roles/X: error: expected an EventKit name")
         XCTAssertEqual(message("[1]"), "map.json:/: error: expected an object")
