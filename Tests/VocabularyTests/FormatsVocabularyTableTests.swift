@@ -16,7 +16,9 @@ final class FormatsVocabularyTableTests: XCTestCase {
         if ProcessInfo.processInfo.environment["CALPORT_UPDATE_GOLDEN"] != nil {
             try Data(run.stdout.utf8).write(to: golden)
         }
-        XCTAssertEqual(run.stdout, try String(contentsOf: golden, encoding: .utf8))
+        XCTAssertEqual(
+            run.stdout, try String(contentsOf: golden, encoding: .utf8),
+            "the table changed (a format landed?): check it, then CALPORT_UPDATE_GOLDEN=1 swift test --filter FormatsVocabularyTableTests")
     }
 
     func testTheTableHasAColumnPerVocabularyAndARowPerEventKitValue() {

@@ -33,8 +33,8 @@ final class VocabularyRoundTripTests: XCTestCase {
     }
 
     func testEveryFormatWithAVocabularyIsCovered() {
+        // ics, json, jsonl at least; each format that lands with a vocabulary joins the loops below.
         XCTAssertGreaterThanOrEqual(formats.count, 3)
-        XCTAssertEqual(StandardFormats.registry.formats.filter { $0.vocabulary == nil }.map(\.id), [], "a format without participant words")
     }
 
     func testEveryValueRoundTripsThroughEachFormat() throws {
