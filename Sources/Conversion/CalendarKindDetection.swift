@@ -10,8 +10,9 @@ import ICalendarData
 /// hint that Nextcloud, for one, adds to every calendar it exports. A calendar is a birthday calendar when its producer says so (Nextcloud's
 /// PRODID) or when its first events all carry a vendor's birthday marks (see
 /// `BirthdayMarks`); to see them the stage holds back the calendar's start and at most
-/// `lookAhead` events, so memory stays bounded however large the calendar. Calendars whose
-/// reader already stated a kind other than local are left as they are.
+/// `lookAhead` events, so memory stays bounded however large the calendar. A kind other than
+/// local that the reader stated (native JSON, CalDAV's resource type) is kept; birthday and
+/// subscription calendars are always read-only, as in EventKit.
 public struct CalendarKindDetection: ConversionStage {
     /// How many events decide whether a calendar is a birthday calendar.
     public let lookAhead: Int
@@ -38,6 +39,9 @@ public struct CalendarKindDetection: ConversionStage {
             } else if calendar.kind == .local {
                 pending = calendar
                 return
+            } else if calendar.kind == .subscription || calendar.kind == .birthday {
+                // EventKit never lets either be modified, whatever the source said.
+                calendar.allowsContentModifications = false
             }
             try emit(.beginCalendar(calendar))
         case .entry(var entry, let line):

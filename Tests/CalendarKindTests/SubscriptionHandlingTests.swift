@@ -69,3 +69,24 @@ final class SubscriptionHandlingTests: XCTestCase {
             result.log.diagnostics.map(\.message), ["subscription calendar 'Feed' names no URL; its descriptor cannot be subscribed to"])
     }
 }
+
+/// A reader's own kind is kept, and read-only follows from it.
+final class StatedKindTests: XCTestCase {
+    func testAStatedSubscriptionIsReadOnlyWhateverTheSourceSaid() throws {
+        var detection = CalendarKindDetection()
+        var calendar = CalendarModel.Calendar(title: "Feed", kind: .subscription, allowsContentModifications: true)
+        calendar.subscriptionURL = nil
+        var out: [CalendarStreamElement] = []
+        try detection.process(.beginCalendar(calendar)) { out.append($0) }
+        guard case .beginCalendar(let c) = out.first else { return XCTFail("no calendar") }
+        XCTAssertEqual(c.kind, .subscription)
+        XCTAssertFalse(c.allowsContentModifications)
+        // A stated CalDAV calendar is not re-typed by its events.
+        var caldav = CalendarKindDetection()
+        out = []
+        try caldav.process(.beginCalendar(CalendarModel.Calendar(title: "Work", kind: .calDAV))) { out.append($0) }
+        guard case .beginCalendar(let w) = out.first else { return XCTFail("no calendar") }
+        XCTAssertEqual(w.kind, .calDAV)
+        XCTAssertTrue(w.allowsContentModifications)
+    }
+}
