@@ -77,9 +77,12 @@ final class CSVReader: CalendarReader {
             let (text, recoded) = CSVRecord.text(bytes)
             if recoded && !warnedRecoding {
                 warnedRecoding = true
-                try lenient(line: record.line, column: index + 1, "the file is not UTF-8 (\(records.encoding?.rawValue ?? "")); cells that are not UTF-8 are read as Windows-1252")
+                try lenient(line: record.line, column: index + 1, "cells are not valid UTF-8; they are read as Windows-1252, the code page of Outlook's ANSI export")
             }
-            result.append(CSVRecordWriter.removingFormulaGuard(text.trimmingCharacters(in: .whitespaces)))
+            // Line breaks inside a cell become LF: Outlook writes CRLF there, Excel LF, and calendar
+            // text (RFC 5545 §3.3.11) knows only one kind of line break.
+            let cell = text.utf8.contains(0x0D) ? text.replacingAll("\r\n", with: "\n").replacingAll("\r", with: "\n") : text
+            result.append(CSVRecordWriter.removingFormulaGuard(cell.trimmingCharacters(in: .whitespaces)))
         }
         return result
     }

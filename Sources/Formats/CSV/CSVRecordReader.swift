@@ -131,9 +131,15 @@ final class CSVRecordReader {
                 if inQuotes {
                     if c == Self.quote {
                         var j = i + 1
-                        if let next = try byte(at: &j), next == Self.quote {
+                        let next = try byte(at: &j)
+                        if next == Self.quote {
                             field.append(Self.quote)
                             i = j + 1
+                        } else if let next, next != delimiter && next != Self.cr && next != Self.lf && linesInRecord > 0 {
+                            // A quote closing in mid-cell after the cell crossed a line break: the
+                            // quote that opened it was never closed on its own line, and this one
+                            // opens the next record. Resume there rather than swallow it.
+                            return try unbalanced(recordStart: recordStart, startLine: startLine, column: fields.count + 1)
                         } else {
                             inQuotes = false
                             afterClosingQuote = true
@@ -202,6 +208,6 @@ final class CSVRecordReader {
         position = i
         line = startLine + 1
         row += 1
-        return .malformed(line: startLine, row: row, column: column, message: "a quote opened in this cell never closes; the row is skipped and reading resumes on the next line")
+        return .malformed(line: startLine, row: row, column: column, message: "a quote opened in this cell never closes; reading resumes on the next line")
     }
 }

@@ -109,7 +109,11 @@ struct FlatRowMapper {
         for line in FlatText.lines(cell.text) {
             var list = CalendarItem.DateList()
             for item in line.split(separator: ",") {
-                let parts = item.split(separator: "/", maxSplits: 1)
+                // A period's "/" is followed by a date or a duration; a zone's ("America/New_York") by a letter.
+                let slash = item.indices.first { i in
+                    item[i] == "/" && item.index(after: i) < item.endIndex && "0123456789P+-".contains(item[item.index(after: i)])
+                }
+                let parts = slash.map { [item[..<$0], item[item.index(after: $0)...]] } ?? [item]
                 if parts.count == 2, let start = FlatText.zonedDateTime(String(parts[0])) {
                     if let d = FlatText.duration(String(parts[1])) {
                         list.periods.append(CalendarPeriod(start: start, extent: .duration(d)))

@@ -163,7 +163,22 @@ struct TableRowMapper {
                 warn(c.index, "'\(c.text)' is not a free/busy value (1–5); the cell is ignored")
             }
         }
+        event.uid = Self.uid(for: event)
         return event
+    }
+
+    /// A UID made from what identifies the row (subject, start, end, location), so that iCalendar
+    /// output has the UID RFC 5545 requires and importing the same file twice gives the same UIDs.
+    static func uid(for event: Event) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, 64 bit
+        let key = [event.title ?? "", event.start.map(FlatText.zonedText) ?? "", event.end.map(FlatText.zonedText) ?? "", event.location ?? ""]
+            .joined(separator: "\u{1F}")
+        for byte in key.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex + "@csv.calport"
     }
 
     /// True or false in any language the vocabulary knows; nil for other text.
