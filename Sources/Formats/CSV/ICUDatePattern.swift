@@ -7,9 +7,17 @@ final class ICUDatePattern {
     let pattern: String
     private let handle: OpaquePointer
 
-    /// Opens `pattern` for `locale`; nil when ICU rejects the pattern.
+    /// The letters ICU's date patterns give a meaning; any other unquoted ASCII letter is a
+    /// mistake (`yyyy-MM-ddTHH:mm` needs `'T'`), which ICU itself only notices when formatting.
+    private static let fieldLetters = Set("GyYuUrQqMLlwWdDFgEecabBhHkKjJCmsSAzZOvVXx")
+
+    /// Opens `pattern` for `locale`; nil when the pattern is not a valid ICU pattern.
     init?(pattern: String, locale: String) {
-        guard let handle = cp_icu_date_pattern_open(locale, pattern) else { return nil }
+        var quoted = false
+        for c in pattern {
+            if c == "'" { quoted.toggle() } else if !quoted && c.isASCII && c.isLetter && !Self.fieldLetters.contains(c) { return nil }
+        }
+        guard !quoted, let handle = cp_icu_date_pattern_open(locale, pattern) else { return nil }
         self.pattern = pattern
         self.handle = handle
     }
