@@ -6,7 +6,7 @@ let package = Package(
     products: [
         .library(
             name: "CalPort",
-            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "CSVFormat"]),
+            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "TimeZones", "CSVFormat"]),
         .executable(name: "calport", targets: ["calport"]),
     ],
     dependencies: [
@@ -23,12 +23,13 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
         .target(name: "CalendarModel"),
+        .target(name: "TimeZones", dependencies: ["CalendarModel", "CICUShim"]),
         .target(name: "ICalendarData", dependencies: ["CalendarModel"]),
         .target(name: "ICSFormat", dependencies: ["CalendarModel", "ICalendarData"], path: "Sources/Formats/ICS"),
-        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat", "JSONFormat", "CSVFormat"]),
+        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat", "JSONFormat", "TimeZones", "CSVFormat"]),
         .executableTarget(
             name: "calport",
-            dependencies: ["Conversion", "CSVFormat", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Conversion", "TimeZones", "CSVFormat", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "BridgeTests", dependencies: ["CICUShim", "CLibXML2"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
         .target(
@@ -43,9 +44,12 @@ let package = Package(
         .testTarget(
             name: "JSONFormatTests", dependencies: ["JSONFormat", "JSONCoding", "CalendarModel", "CalendarTestSupport", "Conversion"],
             resources: [.copy("Fixtures")]),
-        .target(name: "CSVFormat", dependencies: ["CalendarModel", "CICUShim"], path: "Sources/Formats/CSV"),
+        .target(name: "CSVFormat", dependencies: ["CalendarModel", "CICUShim", "TimeZones"], path: "Sources/Formats/CSV"),
         .testTarget(
             name: "CSVFormatTests", dependencies: ["CSVFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "ICSFormat", "JSONFormat"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel", "ICSFormat", "Conversion"],
             resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],

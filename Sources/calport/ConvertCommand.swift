@@ -23,6 +23,8 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
+    @OptionGroup(title: "Time zones") var timeZones: TimeZoneArguments
+
     @OptionGroup(title: "CSV") var csv: CSVOptions
 
     func validate() throws {
@@ -35,7 +37,7 @@ struct ConvertCommand: ParsableCommand {
     func run() throws {
         let log = common.makeLog()
         let request = ConversionRequest(inputs: inputs, output: output, inputFormat: from, outputFormat: to, strict: common.strict,
-                                        formatSettings: csv.formatSettings)
+            formatSettings: csv.formatSettings, timeZones: timeZones.options)
         do {
             try Converter().run(request, log: log)
         } catch let error as CalendarError {

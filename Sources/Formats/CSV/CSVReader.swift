@@ -106,7 +106,9 @@ final class CSVReader: CalendarReader {
             let locale = settings.locale ?? header.language.defaultLocale
             let codec = try CSVDateCodec(locale: locale, dateFormat: settings.dateFormat, timeFormat: settings.timeFormat,
                                          writesSeconds: header.dialect == .outlook, place: file)
-            table = TableRowMapper(dialect: header.dialect, language: header.language, codec: codec, zone: settings.timeZone,
+            // Resolved here only to refuse a zone nobody knows; the TZID is kept as the user wrote it.
+            let zone = try settings.timeZone.map { try CSVZoneConverter(name: $0, place: file).name }
+            table = TableRowMapper(dialect: header.dialect, language: header.language, codec: codec, zone: zone,
                                    vocabulary: tableVocabulary)
         }
     }

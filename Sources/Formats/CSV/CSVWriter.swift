@@ -12,6 +12,7 @@ final class CSVWriter: CalendarWriter {
     private let settings: CSVSettings
     private let table: TableRowMapper?
     private let flat: FlatRowMapper?
+    private let zone: CSVZoneConverter?
     private let setupError: CalendarError?
     private var wroteHeader = false
     private var calendarTitle: String?
@@ -30,23 +31,28 @@ final class CSVWriter: CalendarWriter {
         if dialect == .flat {
             flat = FlatRowMapper(vocabulary: flatVocabulary)
             table = nil
+            zone = nil
             setupError = nil
         } else {
             flat = nil
             let language = dialect == .google ? CSVLanguage.english : CSVLanguage(locale: settings.locale ?? "en_US")
+            var table: TableRowMapper?
+            var zone: CSVZoneConverter?
+            var setupError: CalendarError?
             do {
                 let codec = try CSVDateCodec(locale: settings.locale ?? (dialect == .google ? "en_US" : language.defaultLocale),
                                              dateFormat: settings.dateFormat, timeFormat: settings.timeFormat,
                                              writesSeconds: dialect == .outlook, place: options.destinationName)
+                zone = try settings.timeZone.map { try CSVZoneConverter(name: $0, place: options.destinationName) }
                 table = TableRowMapper(dialect: dialect, language: language, codec: codec, zone: settings.timeZone, vocabulary: tableVocabulary)
-                setupError = nil
             } catch let error as CalendarError {
-                table = nil
                 setupError = error
             } catch {
-                table = nil
                 setupError = CalendarError(.usage, file: options.destinationName, "\(error)")
             }
+            self.table = table
+            self.zone = zone
+            self.setupError = setupError
         }
     }
 
@@ -91,13 +97,19 @@ final class CSVWriter: CalendarWriter {
                 log.warning(file: options.destinationName, line: rows + 1,
                     "\(name) repeats; \(dialect.rawValue) has no column for a rule, so only the first occurrence is written (--expand writes every occurrence)")
             }
-            if !warnedZones, let zone = event.start?.reference, zone != .floating, !event.isAllDay,
-                settings.timeZone.map({ TimeReference.zone($0) != zone }) ?? true
-            {
+            var event = event
+            if let zone {
+                if let converted = zone.converted(event) {
+                    event = converted
+                } else {
+                    log.warning(file: options.destinationName, line: rows + 1,
+                        "\(name) is in a zone calport cannot resolve (\(event.start?.reference.zoneIdentifier ?? "")); its times are written as that zone's wall time, not \(zone.name)'s")
+                }
+            } else if !warnedZones, let reference = event.start?.reference, reference != .floating, !event.isAllDay {
                 warnedZones = true
-                let zoneName = zone == .utc ? "UTC" : zone.zoneIdentifier ?? ""
+                let zoneName = reference == .utc ? "UTC" : reference.zoneIdentifier ?? ""
                 log.warning(file: options.destinationName, line: rows + 1,
-                    "\(name) is in \(zoneName); CSV times have no zone, so times are written as wall time in each event's own zone (further events are not reported)")
+                    "\(name) is in \(zoneName); CSV times have no zone, so times are written as wall time in each event's own zone (--csv-tz ZONE writes them all in one zone; further events are not reported)")
             }
             try records.write(table!.cells(for: event) { note in
                 log.warning(file: options.destinationName, line: rows + 1, "\(name) \(note)")
