@@ -60,4 +60,20 @@ final class CSVWriterTests: XCTestCase {
         XCTAssertEqual(zoned.start?.reference, .zone("Europe/Berlin"))
         XCTAssertEqual(zoned.end?.reference, .zone("Europe/Berlin"))
     }
+
+    /// With --csv-tz, UTC and zoned times are written as that zone's wall time (TimeZones' data).
+    func testZonedTimesAreWrittenInTheGivenZone() throws {
+        var e = Event(item: CalendarItem(title: "Sync", start: CalendarDateTime(date: CalendarDate(year: 2024, month: 7, day: 2), time: TimeOfDay(hour: 12, minute: 0, second: 0), reference: .utc)))
+        e.end = CalendarDateTime(date: CalendarDate(year: 2024, month: 7, day: 2), time: TimeOfDay(hour: 9, minute: 0, second: 0), reference: .zone("America/New_York"))
+        let settings = [CSVSettings.timeZoneKey: "Europe/Berlin"]
+        let log = DiagnosticLog()
+        let out = lines(try CSVTestHelpers.write(stream([e]), format: "csv-google", settings: settings, log: log))
+        XCTAssertEqual(out[1], "Sync,7/2/2024,2:00 PM,7/2/2024,3:00 PM,False,,,False")
+        XCTAssertEqual(log.diagnostics, [])
+        let back = CSVTestHelpers.events(try CSVTestHelpers.read(Array(out.joined(separator: "\r\n").utf8), format: "csv-google", settings: settings))[0]
+        XCTAssertEqual(back.start, CalendarDateTime(date: CalendarDate(year: 2024, month: 7, day: 2), time: TimeOfDay(hour: 14, minute: 0, second: 0), reference: .zone("Europe/Berlin")))
+        XCTAssertThrowsError(try CSVTestHelpers.write(stream([e]), format: "csv-google", settings: [CSVSettings.timeZoneKey: "Mars/Olympus"])) {
+            XCTAssertEqual(($0 as? CalendarError)?.kind, .usage)
+        }
+    }
 }

@@ -97,10 +97,10 @@ final class CSVWriter: CalendarWriter {
                 log.warning(file: options.destinationName, line: rows + 1,
                     "\(name) repeats; \(dialect.rawValue) has no column for a rule, so only the first occurrence is written (--expand writes every occurrence)")
             }
-            var event = event
+            var written = event
             if let zone {
                 if let converted = zone.converted(event) {
-                    event = converted
+                    written = converted
                 } else {
                     log.warning(file: options.destinationName, line: rows + 1,
                         "\(name) is in a zone calport cannot resolve (\(event.start?.reference.zoneIdentifier ?? "")); its times are written as that zone's wall time, not \(zone.name)'s")
@@ -111,7 +111,7 @@ final class CSVWriter: CalendarWriter {
                 log.warning(file: options.destinationName, line: rows + 1,
                     "\(name) is in \(zoneName); CSV times have no zone, so times are written as wall time in each event's own zone (--csv-tz ZONE writes them all in one zone; further events are not reported)")
             }
-            try records.write(table!.cells(for: event) { note in
+            try records.write(table!.cells(for: written) { note in
                 log.warning(file: options.destinationName, line: rows + 1, "\(name) \(note)")
             })
         }
