@@ -97,4 +97,42 @@ final class CSVRecordTests: XCTestCase {
         let back = try records(Array(text.utf8)).rows[0].map(CSVRecordWriter.removingFormulaGuard)
         XCTAssertEqual(back, cells)
     }
+
+    /// A source that hands out 1 to 7 bytes at a time, so quotes, doubled quotes and CRLF fall on
+    /// every possible chunk edge.
+    final class TrickleSource: ByteSource {
+        private let bytes: [UInt8]
+        private var offset = 0
+        private var step = 0
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            step = step % 7 + 1
+            let n = min(step, buffer.count, bytes.count - offset)
+            for i in 0..<n { buffer[i] = bytes[offset + i] }
+            offset += n
+            return n
+        }
+    }
+
+    /// Regression: records whose quotes and doubled quotes fall on the edge of a read, read while
+    /// the buffer drops what it has consumed, keep every index right (an earlier version shifted
+    /// the buffer during a look-ahead and mangled the record at a 64 KiB edge).
+    func testRecordsSurviveEveryChunkEdge() throws {
+        var text = "a,b,c,d\r\n"
+        var expected = [["a", "b", "c", "d"]]
+        for i in 0..<12_000 {
+            text += "\"row \(i)\",\"say \"\"\(i)\"\"\r\nnext line, with comma\",plain\(i),\"\(i % 7)\"\r\n"
+            expected.append(["row \(i)", "say \"\(i)\"\r\nnext line, with comma", "plain\(i)", "\(i % 7)"])
+        }
+        for source in [TrickleSource(Array(text.utf8)), MemoryByteSource(Array(text.utf8))] as [ByteSource] {
+            let reader = CSVRecordReader(decoder: CSVTextDecoder(source: source))
+            var rows: [[String]] = []
+            while let item = try reader.next() {
+                guard case .record(let r) = item else { return XCTFail("malformed at \(rows.count)") }
+                rows.append(r.fields.map { CSVRecord.text($0).text })
+            }
+            XCTAssertEqual(rows.count, expected.count)
+            XCTAssertTrue(rows == expected, "first difference at row \(rows.indices.first { $0 < expected.count && rows[$0] != expected[$0] } ?? -1)")
+        }
+    }
 }

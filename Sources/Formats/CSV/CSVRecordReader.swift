@@ -38,24 +38,27 @@ final class CSVRecordReader {
     /// The text encoding, known once reading has started.
     var encoding: CSVTextDecoder.Encoding? { decoder.encoding }
 
-    /// Reads more text; returns false at the end. Drops what lies before `keepFrom`.
-    private func fill(keepFrom: inout Int) throws -> Bool {
+    /// Appends more text to the buffer; returns false at the end. Indices into the buffer stay
+    /// valid: the consumed prefix is dropped only between records (`dropConsumed`).
+    private func fill() throws -> Bool {
         if exhausted { return false }
-        if keepFrom > 0 && keepFrom >= buffer.count / 2 {
-            buffer.removeFirst(keepFrom)
-            position -= keepFrom
-            keepFrom = 0
-        }
-        var grew = false
-        while !grew {
+        while true {
             let before = buffer.count
             guard try decoder.read(into: &buffer) else {
                 exhausted = true
                 return buffer.count > before
             }
-            grew = buffer.count > before
+            if buffer.count > before { return true }
         }
-        return true
+    }
+
+    /// Drops the records already read once they add up to a chunk, so the buffer holds about one
+    /// chunk plus the record being read.
+    private func dropConsumed() {
+        if position >= 64 * 1024 {
+            buffer.removeFirst(position)
+            position = 0
+        }
     }
 
     private static let quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
@@ -63,15 +66,13 @@ final class CSVRecordReader {
     /// Detects the delimiter from the header line: whichever of comma, semicolon and tab occurs
     /// most often outside quotes (comma on a tie or when none does).
     private func detectDelimiter() throws {
-        var start = position
+        let start = position
         var i = position
         var inQuotes = false
         var counts: [UInt8: Int] = [UInt8(ascii: ","): 0, UInt8(ascii: ";"): 0, UInt8(ascii: "\t"): 0]
         scan: while true {
             if i >= buffer.count {
-                let offset = i - start
-                guard try fill(keepFrom: &start) else { break scan }
-                i = start + offset
+                guard try fill() else { break scan }
                 continue
             }
             let c = buffer[i]
@@ -93,7 +94,8 @@ final class CSVRecordReader {
         if delimiter == nil { try detectDelimiter() }
         let delimiter = self.delimiter!
         while true {
-            var recordStart = position
+            dropConsumed()
+            let recordStart = position
             let startLine = line
             var fields: [[UInt8]] = []
             var field: [UInt8] = []
@@ -106,12 +108,10 @@ final class CSVRecordReader {
             var i = position
 
             func byte(at index: inout Int) throws -> UInt8? {
-                if index >= buffer.count {
-                    let offset = index - recordStart
-                    guard try fill(keepFrom: &recordStart) else { return nil }
-                    index = recordStart + offset
+                while index >= buffer.count {
+                    guard try fill() else { return nil }
                 }
-                return index < buffer.count ? buffer[index] : nil
+                return buffer[index]
             }
 
             while true {
