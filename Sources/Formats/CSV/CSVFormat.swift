@@ -12,7 +12,7 @@ public struct CSVFormat: CalendarFormat {
     }
 
     public var id: String { dialect.rawValue }
-    public var fileExtensions: [String] { ["csv", "tsv"] }
+    public var fileExtensions: [String] { ["csv"] }
     public var mediaType: String { "text/csv" }
     public var summary: String { dialect.summary }
 
