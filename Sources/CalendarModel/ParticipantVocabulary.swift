@@ -15,11 +15,14 @@ public struct ParticipantVocabulary: Sendable {
     public var types: [(ParticipantType, String)]
     /// Whether words compare case-insensitively.
     public var caseInsensitive: Bool
+    /// Whether the format can carry a word no table knows (`.other(word)`) as it was; false
+    /// for formats whose "words" are fixed places, such as Outlook CSV's attendee columns.
+    public var keepsUnknownWords: Bool
 
     public init(
         formatID: String, roleField: String, statusField: String, typeField: String,
         roles: [(ParticipantRole, String)], statuses: [(ParticipantStatus, String)],
-        types: [(ParticipantType, String)], caseInsensitive: Bool = true
+        types: [(ParticipantType, String)], caseInsensitive: Bool = true, keepsUnknownWords: Bool = true
     ) {
         self.formatID = formatID
         self.roleField = roleField
@@ -29,6 +32,7 @@ public struct ParticipantVocabulary: Sendable {
         self.statuses = statuses
         self.types = types
         self.caseInsensitive = caseInsensitive
+        self.keepsUnknownWords = keepsUnknownWords
     }
 
     private func same(_ a: String, _ b: String) -> Bool {

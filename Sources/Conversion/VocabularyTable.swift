@@ -30,7 +30,10 @@ public struct VocabularyTable: Sendable {
         let folding = vocabularies.filter(\.caseInsensitive).map(\.formatID)
         var text = sections.joined(separator: "\n")
         text += "\nThe first word in a cell is written; all are read. '-': the format cannot say it.\n"
+        text += "A word in several cells of a column reads as the first of them (Outlook CSV's attendee columns).\n"
         if !folding.isEmpty { text += "Case-insensitive: \(folding.joined(separator: ", ")).\n" }
+        let keeping = vocabularies.filter(\.keepsUnknownWords).map(\.formatID)
+        text += "Words no table knows are kept as written by: \(keeping.joined(separator: ", ")).\n"
         return text
     }
 

@@ -31,6 +31,8 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup(title: "Date range") var dateRange: DateRangeOptions
 
+    @OptionGroup(title: "CSV") var csv: CSVOptions
+
     func validate() throws {
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input can be read only once") }
         if (output == nil || output == "-") && to == nil {
@@ -43,7 +45,7 @@ struct ConvertCommand: ParsableCommand {
         do {
             var request = ConversionRequest(
                 inputs: inputs, output: output, inputFormat: from, outputFormat: to, strict: common.strict,
-                timeZones: timeZones.options,
+                formatSettings: csv.formatSettings, timeZones: timeZones.options,
                 vocabularyOverrides: try vocabulary.mapFile.map { try VocabularyMapFile.load(path: $0) } ?? .none,
                 birthdays: kinds.birthdays, leapDay: kinds.leapDay, subscriptions: kinds.subscriptions, force: kinds.force)
             request.recurrence = try dateRange.makeQuery(timeZones: timeZones.options)
