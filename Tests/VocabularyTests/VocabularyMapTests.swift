@@ -72,6 +72,16 @@ final class VocabularyMapTests: XCTestCase {
         XCTAssertEqual(ics.role(for: "moderator"), .other("moderator"))
     }
 
+    func testCSVReadersHonourTheMapToo() throws {
+        // A site whose Outlook export puts its chairs in the required attendees' column.
+        let map = try overrides(#"{"formats": {"csv-outlook": {"roles": {"Required Attendees": "chair"}}}}"#)
+        let outlook = try XCTUnwrap(StandardFormats.registry.format(id: "csv-outlook"))
+        var event = Event(item: CalendarItem(uid: "csv-1", title: "Board", start: .day(2024, 5, 17)))
+        event.item.attendees = [Participant(name: "Ada", url: "mailto:ada@example.com", role: .required)]
+        XCTAssertEqual(try ParticipantHops.hop(event, through: [outlook]).item.attendees.first?.role, .required)
+        XCTAssertEqual(try ParticipantHops.hop(event, through: [outlook], overrides: map).item.attendees.first?.role, .chair)
+    }
+
     func testAnOverriddenWordStopsMeaningWhatItMeant() throws {
         // A site whose CHAIR means an optional guest: CHAIR now reads as optional, and a chair
         // has no ICS word left, so it is not written rather than written as something else.
