@@ -46,7 +46,7 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .target(name: "CSVFormat", dependencies: ["CalendarModel", "CICUShim", "TimeZones"], path: "Sources/Formats/CSV"),
         .testTarget(
-            name: "CSVFormatTests", dependencies: ["CSVFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "ICSFormat", "JSONFormat"],
+            name: "CSVFormatTests", dependencies: ["CSVFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "ICSFormat", "JSONFormat", "Recurrence"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel", "ICSFormat", "Conversion"],
