@@ -40,6 +40,8 @@ let package = Package(
         .testTarget(name: "ConversionTests", dependencies: ["Conversion", "ICSFormat", "CalendarTestSupport"]),
         .target(name: "JSONCoding", dependencies: ["CalendarModel"], path: "Sources/Formats/JSONCoding"),
         .target(name: "JSONFormat", dependencies: ["CalendarModel", "JSONCoding"], path: "Sources/Formats/JSON"),
+        .target(name: "XMLSupport", dependencies: ["CLibXML2"]),
+        .testTarget(name: "XMLSupportTests", dependencies: ["XMLSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "JSONFormatTests", dependencies: ["JSONFormat", "JSONCoding", "CalendarModel", "CalendarTestSupport", "Conversion"],
             resources: [.copy("Fixtures")]),
