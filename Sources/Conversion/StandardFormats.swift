@@ -1,6 +1,7 @@
 import CalendarModel
 import ICSFormat
 import JSONFormat
+import XCalFormat
 
 /// The one list of formats calport knows. Adding a format is adding its folder and one line here.
 public enum StandardFormats {
@@ -9,6 +10,7 @@ public enum StandardFormats {
         ICSFormat(),
         NativeJSONFormat(),
         JSONLinesFormat(),
+        XCalFormat(),
     ]
 
     /// The registry built from `all`; a duplicate id stops the program at start-up, loudly.

@@ -38,6 +38,9 @@ public struct XMLByteWriter {
     /// Bytes written so far, including those already taken.
     public var byteCount: Int { emitted + buffer.count }
 
+    /// Bytes written but not yet taken.
+    public var bufferedByteCount: Int { buffer.count }
+
     /// `<?xml version="1.0" encoding="utf-8"?>` and a line break.
     public mutating func declaration() {
         append("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n")
