@@ -6,7 +6,7 @@ let package = Package(
     products: [
         .library(
             name: "CalPort",
-            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "XMLSupport", "XCalFormat"]),
+            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "XMLSupport", "XCalFormat", "CalDAVFormat"]),
         .executable(name: "calport", targets: ["calport"]),
     ],
     dependencies: [
@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "CalendarModel"),
         .target(name: "ICalendarData", dependencies: ["CalendarModel"]),
         .target(name: "ICSFormat", dependencies: ["CalendarModel", "ICalendarData"], path: "Sources/Formats/ICS"),
-        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat", "JSONFormat", "XCalFormat"]),
+        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat", "JSONFormat", "XCalFormat", "CalDAVFormat"]),
         .executableTarget(
             name: "calport",
             dependencies: ["Conversion", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -44,6 +44,11 @@ let package = Package(
         .testTarget(name: "XMLSupportTests", dependencies: ["XMLSupport"], exclude: ["Fixtures"]),
         .target(
             name: "XCalFormat", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding", "XMLSupport"], path: "Sources/Formats/XCal"),
+        .target(name: "CalDAVFormat", dependencies: ["CalendarModel", "JSONCoding", "XMLSupport"], path: "Sources/Formats/CalDAV"),
+        .testTarget(
+            name: "CalDAVFormatTests",
+            dependencies: ["CalDAVFormat", "ICSFormat", "XCalFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "XMLSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "XCalFormatTests", dependencies: ["XCalFormat", "ICSFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "XMLSupport"],
             exclude: ["Fixtures"]),

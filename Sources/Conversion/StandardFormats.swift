@@ -1,3 +1,4 @@
+import CalDAVFormat
 import CalendarModel
 import ICSFormat
 import JSONFormat
@@ -11,6 +12,7 @@ public enum StandardFormats {
         NativeJSONFormat(),
         JSONLinesFormat(),
         XCalFormat(),
+        CalDAVFormat(calendarDataFormats: [ICSFormat(), XCalFormat()]),
     ]
 
     /// The registry built from `all`; a duplicate id stops the program at start-up, loudly.

@@ -63,3 +63,20 @@ extension XMLPullReader {
         throw error(.malformed, "the document ends inside \(name.local)")
     }
 }
+
+extension XMLElement {
+    /// The element as a standalone UTF-8 document, its namespaces declared where used (how an
+    /// xCal body nested in a CalDAV calendar-data element reaches the xCal reader).
+    public func serialized() -> [UInt8] {
+        var writer = XMLByteWriter(namespaces: [], indent: nil)
+        writer.declaration()
+        func write(_ e: XMLElement) {
+            writer.start(e.name, attributes: e.attributes)
+            if !e.text.isEmpty && e.children.isEmpty { writer.text(e.text) }
+            for child in e.children { write(child) }
+            writer.end()
+        }
+        write(self)
+        return writer.takeBytes()
+    }
+}

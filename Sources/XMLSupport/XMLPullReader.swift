@@ -54,9 +54,14 @@ public final class XMLPullReader {
         return stack.map { $0.index > 1 ? "\($0.name.local)[\($0.index)]" : $0.name.local }.reduce("") { $0 + "/" + $1 }
     }
 
-    /// The line libxml2 is at (1-based).
+    /// The line of the current node (1-based); where there is none, the line the parser is at
+    /// (libxml2 parses ahead of the node it reports).
     public var line: Int {
-        Int(xmlTextReaderGetParserLineNumber(reader))
+        if !finished, let node = xmlTextReaderCurrentNode(reader) {
+            let n = xmlGetLineNo(node)
+            if n > 0 { return Int(n) }
+        }
+        return Int(xmlTextReaderGetParserLineNumber(reader))
     }
 
     /// How many elements are open.
