@@ -37,8 +37,16 @@ struct PrologGuard {
     /// missing root itself, unless something was refused).
     mutating func finish() -> Verdict {
         guard verdict == .needMore else { return verdict }
-        let v = Self.scan(bytes, atEnd: true)
-        verdict = v == .needMore ? .accepted : v
+        var v = Self.scan(bytes, atEnd: true)
+        if v == .needMore, bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF && $0 != UInt8(ascii: "<") }) {
+            v = .accepted
+        }
+        if v == .needMore {
+            let blank = bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+            verdict = blank ? .refused(.malformed, "the input is empty: no XML element") : .accepted
+        } else {
+            verdict = v
+        }
         return verdict
     }
 
@@ -68,7 +76,10 @@ struct PrologGuard {
         while true {
             while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 }
             guard i < b.count else { return .needMore }
-            guard b[i] == UInt8(ascii: "<") else { return .accepted }
+            guard b[i] == UInt8(ascii: "<") else {
+                let preview = String(decoding: b[i...].prefix(24).map { $0 == 0x0D || $0 == 0x0A ? 0x20 : $0 }, as: UTF8.self)
+                return .refused(.malformed, "not XML: the content starts with \"\(preview)\"")
+            }
             guard i + 1 < b.count else { return .needMore }
             switch b[i + 1] {
             case UInt8(ascii: "?"):

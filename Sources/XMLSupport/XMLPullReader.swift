@@ -172,17 +172,45 @@ public final class XMLPullReader {
             self.guardian = PrologGuard(limit: prologLimit)
         }
 
+        /// Bytes read from the source and not yet handed to libxml2. Reading in our own chunks
+        /// (libxml2 first asks for 4 bytes) lets the guard see a useful prefix at once.
+        private var staged: [UInt8] = []
+        private var stagedOffset = 0
+        private var started = false
+
+        /// Reads the next chunk from the source: at least 64 bytes for the first one, so the
+        /// guard can tell what the input is, unless the input is shorter.
+        private func refill() throws {
+            staged = [UInt8](repeating: 0, count: 1 << 16)
+            var count = 0
+            repeat {
+                let n = try staged.withUnsafeMutableBytes { try read(UnsafeMutableRawBufferPointer(rebasing: $0[count...])) }
+                if n == 0 { break }
+                count += n
+            } while !started && count < 64
+            started = true
+            staged.removeSubrange(count...)
+            stagedOffset = 0
+        }
+
         /// Fills libxml2's buffer; -1 stops the parser (refused prolog, failed read).
         func fill(_ buffer: UnsafeMutablePointer<CChar>, _ length: Int) -> Int32 {
             guard refusal == nil, readError == nil else { return -1 }
-            let target = UnsafeMutableRawBufferPointer(start: buffer, count: length)
             do {
-                let n = try read(target)
-                let verdict = n == 0 ? guardian.finish() : guardian.feed(UnsafeRawBufferPointer(rebasing: target[0..<n]))
-                if case .refused(let kind, let message) = verdict {
-                    refusal = (kind, message)
-                    return -1
+                if stagedOffset == staged.count {
+                    try refill()
+                    let verdict = staged.isEmpty ? guardian.finish() : staged.withUnsafeBytes { guardian.feed($0) }
+                    if case .refused(let kind, let message) = verdict {
+                        refusal = (kind, message)
+                        return -1
+                    }
+                    if staged.isEmpty { return 0 }
                 }
+                let n = min(length, staged.count - stagedOffset)
+                staged.withUnsafeBytes { bytes in
+                    UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + stagedOffset, byteCount: n)
+                }
+                stagedOffset += n
                 return Int32(n)
             } catch {
                 readError = error

@@ -155,7 +155,7 @@ public struct CalDAVReader: CalendarReader {
             }
         }
         if let status = response.status, let code = DAVResponse.code(status), !(200..<300).contains(code) {
-            let meaning = code == 404 ? " (removed since the last sync, or absent)" : ""
+            let meaning = code == 404 ? ": absent, or removed since the last sync" : ": not readable"
             log.warning(file: options.sourceName, line: response.line, location: response.path, "\(href): \(status)\(meaning)")
             return
         }
