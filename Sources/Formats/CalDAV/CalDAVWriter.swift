@@ -92,19 +92,24 @@ public struct CalDAVWriter: CalendarWriter {
 
     private mutating func writeCalendar(_ calendar: Calendar) throws {
         let collection = collectionHref(calendar)
-        // Zone definitions by TZID (the first wins, as the reader keeps it).
+        // Zone definitions by TZID (the first wins, as the reader keeps it); one without a
+        // TZID gets a key of its own so it is archived too.
         var definitions: [String: Component] = [:]
-        for (entry, _) in entries {
-            if case .timeZone(let z) = entry, let id = CalDAVReader.zoneID(z), definitions[id] == nil { definitions[id] = z }
+        var zoneKeys: [Int: String] = [:]
+        for (position, (entry, _)) in entries.enumerated() {
+            guard case .timeZone(let z) = entry else { continue }
+            let key = CalDAVReader.zoneID(z) ?? "#\(position)"
+            zoneKeys[position] = key
+            if definitions[key] == nil { definitions[key] = z }
         }
         let calendarZone = calendar.defaultTimeZone.flatMap { definitions[$0] != nil ? $0 : nil }
         var resources: [Resource] = []
         var index: [String: Int] = [:]
         var leadingZones: [String] = []
         var unnamed = 0
-        for (entry, line) in entries {
-            if case .timeZone(let z) = entry {
-                if let id = CalDAVReader.zoneID(z), id != calendarZone { leadingZones.append(id) }
+        for (position, (entry, line)) in entries.enumerated() {
+            if case .timeZone = entry {
+                if let key = zoneKeys[position], key != calendarZone, !leadingZones.contains(key) { leadingZones.append(key) }
                 continue
             }
             let properties = Self.properties(of: entry)
@@ -126,15 +131,15 @@ public struct CalDAVWriter: CalendarWriter {
             }
             resources[index[key]!].entries.append(Self.untagged(entry))
         }
-        if !leadingZones.isEmpty {
-            if resources.isEmpty {
-                log.warning(file: destination, "\(leadingZones.joined(separator: ", ")): time zones without any item are not archived")
-            } else {
-                resources[resources.count - 1].zones += leadingZones
-            }
+        let header = Self.resourceHeader(calendar, hasZoneDefinition: calendarZone != nil)
+        if resources.isEmpty && (!leadingZones.isEmpty || Self.saysSomething(header)) {
+            // A calendar without items still keeps its VCALENDAR properties and zones, in a
+            // resource of their own.
+            resources.append(Resource(href: collection + "calport-calendar.ics", zones: leadingZones))
+        } else if !leadingZones.isEmpty {
+            resources[resources.count - 1].zones += leadingZones
         }
         try writeCollection(calendar, href: collection, zone: calendarZone.flatMap { definitions[$0] })
-        let header = Self.resourceHeader(calendar, hasZoneDefinition: calendarZone != nil)
         for resource in resources {
             var zones = resource.zones
             for entry in resource.entries {
@@ -258,6 +263,12 @@ public struct CalDAVWriter: CalendarWriter {
         header.spellings = calendar.spellings
         header.propertyParameters = calendar.propertyParameters
         return header
+    }
+
+    /// Whether a resource header holds anything the ICS writer would not make up itself.
+    static func saysSomething(_ header: Calendar) -> Bool {
+        header.productID != nil || header.version != nil || header.scale != nil || header.method != nil || !header.properties.isEmpty
+            || header.defaultTimeZone != nil || header.subscriptionURL != nil || header.refreshInterval != nil
     }
 
     static func properties(of entry: CalendarEntry) -> [Property] {
