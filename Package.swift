@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(
             name: "CalDAVFormatTests",
             dependencies: ["CalDAVFormat", "ICSFormat", "XCalFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "XMLSupport"],
-            exclude: ["Fixtures"]),
+            exclude: ["Fixtures", "Radicale"]),
         .testTarget(
             name: "XCalFormatTests", dependencies: ["XCalFormat", "ICSFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "XMLSupport"],
             exclude: ["Fixtures"]),

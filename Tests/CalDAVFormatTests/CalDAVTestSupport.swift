@@ -107,11 +107,13 @@ struct CalportProcess {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        let out = Pipe(), err = Pipe()
+        let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        // An empty pipe rather than /dev/null, so the test does not depend on the device node.
+        process.standardInput = input
         try process.run()
+        try input.fileHandleForWriting.close()
         // Read both pipes before waiting, so a large output cannot block the child.
         var outData = Data(), errData = Data()
         let group = DispatchGroup()

@@ -149,16 +149,16 @@ public struct CalDAVWriter: CalendarWriter {
             elements += zones.compactMap { definitions[$0] }.map { .entry(.timeZone($0), line: 0) }
             elements += resource.entries.map { .entry($0, line: 0) }
             elements.append(.endCalendar(trailingProperties: []))
-            let sink = BufferByteSink()
-            var writer = dataFormat.makeWriter(sink: sink, options: WriteOptions(destinationName: destination), log: log)
+            let data = BufferByteSink()
+            var writer = dataFormat.makeWriter(sink: data, options: WriteOptions(destinationName: destination), log: log)
             for e in elements { try writer.write(e) }
             try writer.finish()
-            let text = String(decoding: sink.bytes, as: UTF8.self)
+            let text = String(decoding: data.bytes, as: UTF8.self)
             xml.start(DAVNames.response)
             xml.element(DAVNames.href, text: resource.href)
             xml.start(DAVNames.propstat)
             xml.start(DAVNames.prop)
-            xml.element(DAVNames.getetag, text: resource.etag ?? Self.etag(sink.bytes))
+            xml.element(DAVNames.getetag, text: resource.etag ?? Self.etag(data.bytes))
             var attributes: [XMLAttribute] = []
             if dataFormat.mediaType != "text/calendar" {
                 attributes.append(XMLAttribute(XMLName("", "content-type"), dataFormat.mediaType))
