@@ -33,7 +33,7 @@ public struct Converter: Sendable {
         var summary = ConversionSummary()
         do {
             var writer = outputFormat.makeWriter(sink: sink, options: WriteOptions(destinationName: outputName, formatSettings: request.formatSettings), log: log)
-            var stages = makeStages(request, log: log)
+            var stages = try makeStages(request, outputFormat: outputFormat.id, log: log)
             for var reader in readers {
                 while let element = try reader.next() {
                     try pass(element, through: &stages, from: 0) { out in
@@ -65,8 +65,14 @@ public struct Converter: Sendable {
     }
 
     /// The stages a request asks for, in pipeline order.
-    func makeStages(_ request: ConversionRequest, log: DiagnosticLog) -> [any ConversionStage] {
-        []
+    func makeStages(_ request: ConversionRequest, outputFormat: String, log: DiagnosticLog) throws -> [any ConversionStage] {
+        var stages: [any ConversionStage] = []
+        if let timeZones = request.timeZones {
+            // Stages see no input boundary, so a diagnostic names the input when there is one.
+            let file = request.inputs.count == 1 ? request.inputs[0] : request.inputs.joined(separator: ",")
+            stages.append(try TimeZoneStage(options: timeZones, outputFormat: outputFormat, file: file, log: log))
+        }
+        return stages
     }
 
     private func pass(_ element: CalendarStreamElement, through stages: inout [any ConversionStage], from index: Int,

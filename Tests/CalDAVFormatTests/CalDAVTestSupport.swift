@@ -103,10 +103,20 @@ struct CalportProcess {
     private final class Marker {}
 
     static func run(_ arguments: [String], in directory: URL) throws -> Run {
+        try run(executable, arguments, in: directory)
+    }
+
+    /// What a reading thread collects, handed back after it is joined.
+    private final class Collected: @unchecked Sendable {
+        var data = Data()
+    }
+
+    /// Runs a program to its end with an empty standard input.
+    static func run(_ program: URL, _ arguments: [String], in directory: URL? = nil) throws -> Run {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
-        process.currentDirectoryURL = directory
+        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -115,16 +125,16 @@ struct CalportProcess {
         try process.run()
         try input.fileHandleForWriting.close()
         // Read both pipes before waiting, so a large output cannot block the child.
-        var outData = Data(), errData = Data()
+        let errors = Collected()
         let group = DispatchGroup()
         group.enter()
         DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
+            errors.data = err.fileHandleForReading.readDataToEndOfFile()
             group.leave()
         }
-        outData = out.fileHandleForReading.readDataToEndOfFile()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errors.data, as: UTF8.self))
     }
 }

@@ -62,24 +62,7 @@ final class RadicaleRoundTripTests: XCTestCase {
     }
 
     func python(_ arguments: [String]) throws -> CalportProcess.Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return CalportProcess.Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        try CalportProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3"] + arguments)
     }
 
     func startRadicale() throws -> Int {
