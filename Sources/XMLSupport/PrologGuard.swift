@@ -38,7 +38,11 @@ struct PrologGuard {
     mutating func finish() -> Verdict {
         guard verdict == .needMore else { return verdict }
         var v = Self.scan(bytes, atEnd: true)
-        if v == .needMore, bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF && $0 != UInt8(ascii: "<") }) {
+        if v == .needMore,
+            bytes.contains(where: {
+                $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF && $0 != UInt8(ascii: "<")
+            })
+        {
             v = .accepted
         }
         if v == .needMore {
@@ -102,8 +106,10 @@ struct PrologGuard {
                 }
                 switch has("<!DOCTYPE", at: i) {
                 case true:
-                    return .refused(.documentType,
-                        "document type declarations (<!DOCTYPE>) are refused: they carry entity definitions (entity expansion, external entities)")
+                    return .refused(
+                        .documentType,
+                        "document type declarations (<!DOCTYPE>) are refused: they carry entity definitions (entity expansion, external entities)"
+                    )
                 case nil: return .needMore
                 case false: return .accepted
                 }

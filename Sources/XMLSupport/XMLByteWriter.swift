@@ -75,7 +75,8 @@ public struct XMLByteWriter {
         var attributeText = ""
         for attribute in attributes {
             let ap = attribute.name.namespace.isEmpty ? "" : prefix(for: attribute.name.namespace)
-            attributeText += " " + (ap.isEmpty ? "" : ap + ":") + attribute.name.local + "=\"" + escaped(attribute.value, attribute: true) + "\""
+            attributeText +=
+                " " + (ap.isEmpty ? "" : ap + ":") + attribute.name.local + "=\"" + escaped(attribute.value, attribute: true) + "\""
         }
         for (p, uri) in declarations {
             append(p.isEmpty ? " xmlns=\"" : " xmlns:\(p)=\"")

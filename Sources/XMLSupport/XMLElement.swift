@@ -11,7 +11,9 @@ public struct XMLElement: Hashable, Sendable {
     /// The element's path in the document, for messages.
     public var path: String
 
-    public init(name: XMLName, attributes: [XMLAttribute] = [], children: [XMLElement] = [], text: String = "", line: Int = 0, path: String = "") {
+    public init(
+        name: XMLName, attributes: [XMLAttribute] = [], children: [XMLElement] = [], text: String = "", line: Int = 0, path: String = ""
+    ) {
         self.name = name
         self.attributes = attributes
         self.children = children

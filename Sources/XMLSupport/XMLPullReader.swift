@@ -138,7 +138,8 @@ public final class XMLPullReader {
                 throw error(.documentType, "document type declarations are refused (entity expansion, external entities)")
             case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue), Int32(XML_READER_TYPE_ENTITY.rawValue):
                 finished = true
-                throw error(.entityReference, "entity references are refused (only the predefined entities and character references are read)")
+                throw error(
+                    .entityReference, "entity references are refused (only the predefined entities and character references are read)")
             default:
                 // Comments, processing instructions: not data.
                 continue

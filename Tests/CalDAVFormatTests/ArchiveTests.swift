@@ -21,7 +21,8 @@ final class ArchiveTests: XCTestCase {
             for settings in [[:], ["calendar-data": "xcal"]] {
                 let archive = try CalDAVTestSupport.write(first, format: "caldav", settings: settings)
                 let again = try CalDAVTestSupport.read(archive, name: "archive").elements
-                XCTAssertEqual(CalDAVTestSupport.comparable(again, original: first), CalDAVTestSupport.withoutLines(first), "\(path) \(settings)")
+                XCTAssertEqual(
+                    CalDAVTestSupport.comparable(again, original: first), CalDAVTestSupport.withoutLines(first), "\(path) \(settings)")
             }
         }
     }
@@ -40,7 +41,8 @@ final class ArchiveTests: XCTestCase {
     func testICSCalendarsSurviveTheArchive() throws {
         var files = RoundTripCheck.icsFiles(under: RoundTripCheck.repositoryRoot.appendingPathComponent("samples"))
         files += RoundTripCheck.icsFiles(under: RoundTripCheck.corpusRoot.appendingPathComponent("rfc-specs/extracted/rfc4791"))
-        files += RoundTripCheck.icsFiles(under: RoundTripCheck.corpusRoot.appendingPathComponent("rfc-specs/extracted/rfc5545-icalendar-2.0-bis"))
+        files += RoundTripCheck.icsFiles(
+            under: RoundTripCheck.corpusRoot.appendingPathComponent("rfc-specs/extracted/rfc5545-icalendar-2.0-bis"))
         files += RoundTripCheck.icsFiles(under: CalDAVTestSupport.sabreDAV)
         XCTAssertGreaterThan(files.count, 150)
         var checked = 0
@@ -81,11 +83,13 @@ final class ArchiveTests: XCTestCase {
     }
 
     func testHrefsComeFromUIDsAndEtagsFromContent() throws {
-        let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nX-WR-CALNAME:Team Plans\r\nBEGIN:VEVENT\r\nUID:a b/c@example.com\r\nDTSTART:20240101T090000Z\r\nSUMMARY:One\r\nEND:VEVENT\r\nBEGIN:VTODO\r\nUID:t1\r\nSUMMARY:Two\r\nEND:VTODO\r\nBEGIN:VEVENT\r\nUID:a b/c@example.com\r\nRECURRENCE-ID:20240102T090000Z\r\nDTSTART:20240102T100000Z\r\nSUMMARY:One moved\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let ics =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nX-WR-CALNAME:Team Plans\r\nBEGIN:VEVENT\r\nUID:a b/c@example.com\r\nDTSTART:20240101T090000Z\r\nSUMMARY:One\r\nEND:VEVENT\r\nBEGIN:VTODO\r\nUID:t1\r\nSUMMARY:Two\r\nEND:VTODO\r\nBEGIN:VEVENT\r\nUID:a b/c@example.com\r\nRECURRENCE-ID:20240102T090000Z\r\nDTSTART:20240102T100000Z\r\nSUMMARY:One moved\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         let elements = try CalDAVTestSupport.read(Array(ics.utf8), format: "ics").elements
         let archive = String(decoding: try CalDAVTestSupport.write(elements, format: "caldav"), as: UTF8.self)
         let hrefs = archive.components(separatedBy: "<d:href>").dropFirst().map { $0.components(separatedBy: "<")[0] }
-        XCTAssertEqual(hrefs, ["/calendars/team-plans/", "/calendars/team-plans/a%20b%2Fc@example.com.ics", "/calendars/team-plans/t1.ics"])
+        XCTAssertEqual(
+            hrefs, ["/calendars/team-plans/", "/calendars/team-plans/a%20b%2Fc@example.com.ics", "/calendars/team-plans/t1.ics"])
         XCTAssertEqual(archive.components(separatedBy: "<d:getetag>").count - 1, 2)
         // The same content gives the same etag; the event's two components share a resource.
         XCTAssertEqual(archive, String(decoding: try CalDAVTestSupport.write(elements, format: "caldav"), as: UTF8.self))

@@ -24,7 +24,9 @@ enum CalDAVTestSupport {
     }
 
     /// Every element a format reads from bytes, with the warnings it reported.
-    static func read(_ bytes: [UInt8], format: String = "caldav", name: String = "input.xml", strict: Bool = false) throws -> (elements: [CalendarStreamElement], log: DiagnosticLog) {
+    static func read(_ bytes: [UInt8], format: String = "caldav", name: String = "input.xml", strict: Bool = false) throws -> (
+        elements: [CalendarStreamElement], log: DiagnosticLog
+    ) {
         let log = DiagnosticLog()
         var reader = StandardFormats.registry.format(id: format)!.makeReader(
             source: MemoryByteSource(bytes), options: ReadOptions(sourceName: name, strict: strict), log: log)
@@ -135,6 +137,8 @@ struct CalportProcess {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errors.data, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errors.data, as: UTF8.self))
     }
 }

@@ -13,7 +13,8 @@ final class CollectionPropertyTests: XCTestCase {
     }
 
     func testHomeWithSubscriptionSharedCalendarAndMissingProperties() throws {
-        let (elements, log) = try CalDAVTestSupport.read(try fixture("propfind/home-with-subscription-shared-and-missing-properties.xml"), name: "home.xml")
+        let (elements, log) = try CalDAVTestSupport.read(
+            try fixture("propfind/home-with-subscription-shared-and-missing-properties.xml"), name: "home.xml")
         let calendars = CalDAVTestSupport.calendars(elements)
         // The home and the inbox are collections but not calendars.
         XCTAssertEqual(calendars.map(\.title), ["Work", "Jewish holidays", "Bob's team"])
@@ -46,14 +47,17 @@ final class CollectionPropertyTests: XCTestCase {
         XCTAssertEqual(CalDAVTestSupport.literal(shared, CalDAVProperty.shared), "sharee")
 
         // 404 and 403 propstats are warnings with their place, not failures.
-        XCTAssertEqual(log.diagnostics.map { "\($0.line ?? 0) \($0.location ?? "") \($0.message)" }, [
-            "16 /multistatus/response[2] /calendars/users/alice/work/: refreshrate, source not returned (HTTP/1.1 404 Not Found)",
-            "80 /multistatus/response[4] /calendars/users/alice/bobs-team/: getctag not returned (HTTP/1.1 403 Forbidden)",
-        ])
+        XCTAssertEqual(
+            log.diagnostics.map { "\($0.line ?? 0) \($0.location ?? "") \($0.message)" },
+            [
+                "16 /multistatus/response[2] /calendars/users/alice/work/: refreshrate, source not returned (HTTP/1.1 404 Not Found)",
+                "80 /multistatus/response[4] /calendars/users/alice/bobs-team/: getctag not returned (HTTP/1.1 403 Forbidden)",
+            ])
     }
 
     func testSabreReadOnlyMarkerAndCollectionWithoutResourceType() throws {
-        let calendars = CalDAVTestSupport.calendars(try CalDAVTestSupport.read(try fixture("propfind/sabre-read-only-share-without-resourcetype.xml")).elements)
+        let calendars = CalDAVTestSupport.calendars(
+            try CalDAVTestSupport.read(try fixture("propfind/sabre-read-only-share-without-resourcetype.xml")).elements)
         XCTAssertEqual(calendars.count, 1)
         XCTAssertEqual(calendars[0].title, "Shared with me")
         XCTAssertFalse(calendars[0].allowsContentModifications)
@@ -81,7 +85,8 @@ final class CollectionPropertyTests: XCTestCase {
 
     /// `calport inspect -f caldav` lists the collections of a PROPFIND body like any calendars.
     func testInspectListsTheCollections() throws {
-        let path = CalDAVTestSupport.fixtures.appendingPathComponent("propfind/home-with-subscription-shared-and-missing-properties.xml").path
+        let path = CalDAVTestSupport.fixtures.appendingPathComponent("propfind/home-with-subscription-shared-and-missing-properties.xml")
+            .path
         let overview = try CalendarInspector().inspect(path: path, format: "caldav", strict: false, log: DiagnosticLog())
         XCTAssertEqual(overview.map(\.title), ["Work", "Jewish holidays", "Bob's team"])
         XCTAssertEqual(overview.map(\.kind), [.calDAV, .subscription, .calDAV])
@@ -93,14 +98,17 @@ final class CollectionPropertyTests: XCTestCase {
     func testSyncCollectionKeepsTheTokenAndReportsTheRemoval() throws {
         let (elements, log) = try CalDAVTestSupport.read(try fixture("report/sync-collection-with-removal-and-token.xml"), name: "sync.xml")
         guard case .endCalendar(let trailing)? = elements.last else { return XCTFail("no end") }
-        XCTAssertEqual(trailing, [Property(name: CalDAVProperty.syncToken, value: .unknown(type: nil, literal: "http://example.com/ns/sync/1235"))])
+        XCTAssertEqual(
+            trailing, [Property(name: CalDAVProperty.syncToken, value: .unknown(type: nil, literal: "http://example.com/ns/sync/1235"))])
         XCTAssertEqual(log.diagnostics.map(\.line), [26])
         XCTAssertTrue(log.diagnostics[0].message.contains("test2.ics: HTTP/1.1 404 Not Found"))
         // A sync answer with no changes still carries its token.
         let empty = #"<multistatus xmlns="DAV:"><sync-token>tok-2</sync-token></multistatus>"#
         let quiet = try CalDAVTestSupport.read(Array(empty.utf8)).elements
         XCTAssertEqual(quiet.count, 2)
-        XCTAssertEqual(quiet.last, .endCalendar(trailingProperties: [Property(name: CalDAVProperty.syncToken, value: .unknown(type: nil, literal: "tok-2"))]))
+        XCTAssertEqual(
+            quiet.last,
+            .endCalendar(trailingProperties: [Property(name: CalDAVProperty.syncToken, value: .unknown(type: nil, literal: "tok-2"))]))
     }
 
     func testXCalCalendarDataNestedOrAsText() throws {
@@ -110,7 +118,11 @@ final class CollectionPropertyTests: XCTestCase {
             return nil
         }
         XCTAssertEqual(items.map(\.uid), ["nested@example.com", "text@example.com"])
-        XCTAssertEqual(items[0].start, CalendarDateTime(date: CalendarDate(year: 2024, month: 5, day: 2), time: TimeOfDay(hour: 9, minute: 30, second: 0), reference: .zone("Europe/Paris")))
+        XCTAssertEqual(
+            items[0].start,
+            CalendarDateTime(
+                date: CalendarDate(year: 2024, month: 5, day: 2), time: TimeOfDay(hour: 9, minute: 30, second: 0),
+                reference: .zone("Europe/Paris")))
         XCTAssertEqual(items[0].recurrenceRules.first?.rfc5545Text, "FREQ=WEEKLY;COUNT=3;BYDAY=TH")
         XCTAssertEqual(items[1].title, "xCal as text & escaped")
         XCTAssertEqual(items[1].properties.first { $0.name == CalDAVProperty.etag }?.value, .unknown(type: nil, literal: "\"t-1\""))
@@ -129,5 +141,22 @@ final class CollectionPropertyTests: XCTestCase {
         XCTAssertEqual(c.map(\.title), ["Radicale"])
         XCTAssertEqual(c.map(\.color), ["#ff0000"])
         XCTAssertEqual(c.map(\.kind), [.calDAV])
+    }
+}
+
+/// Without `-f`, a `.xml` file is recognized by its content: CalDAV bodies and xCal documents.
+final class SniffingTests: XCTestCase {
+    func testCalDAVAndXCalAreToldApartByContent() throws {
+        let registry = StandardFormats.registry
+        let rfc = try CalDAVTestSupport.httpBody(CalDAVTestSupport.rfc4791.appendingPathComponent("32-response.http"))
+        XCTAssertEqual(registry.format(sniffing: rfc)?.id, "caldav")
+        XCTAssertEqual(registry.format(sniffing: Array(#"<?xml version='1.0'?><multistatus xmlns="DAV:"/>"#.utf8))?.id, "caldav")
+        let mkcol = try CalDAVTestSupport.bytes(
+            CalDAVTestSupport.sabreDAV.appendingPathComponent("tests/Sabre/CalDAV/Subscriptions/CreateSubscriptionTest/testMKCOL_1.xml"))
+        XCTAssertEqual(registry.format(sniffing: mkcol)?.id, "caldav")
+        let xcal = try CalDAVTestSupport.bytes(
+            RoundTripCheck.corpusRoot.appendingPathComponent("rfc-specs/extracted/rfc6321-xcal/appendix-B.1-xcal.xml"))
+        XCTAssertEqual(registry.format(sniffing: xcal)?.id, "xcal")
+        XCTAssertNil(registry.format(sniffing: Array(#"<?xml version="1.0"?><D:propfind xmlns:D="DAV:"/>"#.utf8)))
     }
 }

@@ -118,8 +118,12 @@ enum GeneratedEvents {
             lines.append("ORGANIZER;CN=\"\(people[0].name)\":mailto:\(people[0].email)")
             for k in 0..<attendeeCount {
                 let p = people[(i + k) % people.count]
-                let cn = p.name.contains(where: { ",;:\"".contains($0) }) ? "\"" + p.name.replacingOccurrences(of: "\"", with: "^'") + "\"" : p.name
-                lines.append("ATTENDEE;CN=\(cn);ROLE=\(roles[(i + k) % roles.count]);PARTSTAT=\(statuses[(i + k) % statuses.count]);RSVP=TRUE:mailto:\(p.email)")
+                let cn =
+                    p.name.contains(where: { ",;:\"".contains($0) })
+                    ? "\"" + p.name.replacingOccurrences(of: "\"", with: "^'") + "\"" : p.name
+                lines.append(
+                    "ATTENDEE;CN=\(cn);ROLE=\(roles[(i + k) % roles.count]);PARTSTAT=\(statuses[(i + k) % statuses.count]);RSVP=TRUE:mailto:\(p.email)"
+                )
             }
         }
         var overrides: [[String]] = []

@@ -28,7 +28,8 @@ final class RFC4791ExampleTests: XCTestCase {
                 let archive = try CalDAVTestSupport.write(elements, format: "caldav")
                 let again = try CalDAVTestSupport.read(archive, name: "\(file) archive").elements
                 XCTAssertEqual(
-                    CalDAVTestSupport.comparable(again, original: elements), CalDAVTestSupport.withoutLines(elements), "\(file): archive round trip")
+                    CalDAVTestSupport.comparable(again, original: elements), CalDAVTestSupport.withoutLines(elements),
+                    "\(file): archive round trip")
                 converted += 1
             case "error":
                 XCTAssertThrowsError(try CalDAVTestSupport.read(body, name: file), file) { error in
@@ -48,9 +49,11 @@ final class RFC4791ExampleTests: XCTestCase {
     func testMissingResourceIsAWarningWithItsPlace() throws {
         let body = try CalDAVTestSupport.httpBody(CalDAVTestSupport.rfc4791.appendingPathComponent("28-response.http"))
         let log = try CalDAVTestSupport.read(body, name: "28.xml").log
-        XCTAssertEqual(log.diagnostics.map(\.description), [
-            "28.xml:44:/multistatus/response[2]: warning: http://cal.example.com/bernard/work/mtg1.ics: HTTP/1.1 404 Not Found: absent, or removed since the last sync"
-        ])
+        XCTAssertEqual(
+            log.diagnostics.map(\.description),
+            [
+                "28.xml:44:/multistatus/response[2]: warning: http://cal.example.com/bernard/work/mtg1.ics: HTTP/1.1 404 Not Found: absent, or removed since the last sync"
+            ])
     }
 
     /// An error inside embedded calendar data names the line of the outer document.

@@ -5,7 +5,7 @@ import Foundation
 import XCTest
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real CalDAV server: Radicale (installed by `make deps`) runs on 127.0.0.1 on a free port
@@ -156,10 +156,16 @@ final class RadicaleRoundTripTests: XCTestCase {
         XCTAssertGreaterThan(expected.count, Self.eventCount)
 
         // The REPORT answers through the calport binary, to ICS, read back.
-        for (answer, count) in [("report-calendar-query.xml", expected.count), ("report-sync-collection.xml", expected.count), ("report-calendar-multiget.xml", -1)] {
-            let run = try CalportProcess.run(["convert", answers.appendingPathComponent(answer).path, "-t", "ics", "-o", "\(answer).ics"], in: work)
+        for (answer, count) in [
+            ("report-calendar-query.xml", expected.count), ("report-sync-collection.xml", expected.count),
+            ("report-calendar-multiget.xml", -1),
+        ] {
+            let run = try CalportProcess.run(
+                ["convert", answers.appendingPathComponent(answer).path, "-t", "ics", "-o", "\(answer).ics"], in: work)
             XCTAssertEqual(run.status, 0, "\(answer): \(run.stderr)")
-            let converted = try CalDAVTestSupport.read(try CalDAVTestSupport.bytes(work.appendingPathComponent("\(answer).ics")), format: "ics").elements
+            let converted = try CalDAVTestSupport.read(
+                try CalDAVTestSupport.bytes(work.appendingPathComponent("\(answer).ics")), format: "ics"
+            ).elements
             let got = events(converted)
             if count >= 0 { XCTAssertEqual(got.count, count, answer) }
             var seen = Set<String>()
@@ -189,17 +195,26 @@ final class RadicaleRoundTripTests: XCTestCase {
         let propfind = answers.appendingPathComponent("propfind-home.xml").path
         let inspect = try CalportProcess.run(["inspect", propfind, "-f", "caldav"], in: work)
         XCTAssertEqual(inspect.status, 0, inspect.stderr)
-        XCTAssertTrue(inspect.stdout.contains("1. Work – Team Café\n   type: calDAV\n   color: #1BADF8FF\n   allows modifications: yes"), inspect.stdout)
-        XCTAssertTrue(inspect.stdout.contains("2. Holidays\n   type: subscription\n   color: #1C4587FF\n   allows modifications: no\n   subscription: webcal://www.example.org/holidays.ics"), inspect.stdout)
-        let home = CalDAVTestSupport.calendars(try CalDAVTestSupport.read(try CalDAVTestSupport.bytes(URL(fileURLWithPath: propfind))).elements)
+        XCTAssertTrue(
+            inspect.stdout.contains("1. Work – Team Café\n   type: calDAV\n   color: #1BADF8FF\n   allows modifications: yes"),
+            inspect.stdout)
+        XCTAssertTrue(
+            inspect.stdout.contains(
+                "2. Holidays\n   type: subscription\n   color: #1C4587FF\n   allows modifications: no\n   subscription: webcal://www.example.org/holidays.ics"
+            ), inspect.stdout)
+        let home = CalDAVTestSupport.calendars(
+            try CalDAVTestSupport.read(try CalDAVTestSupport.bytes(URL(fileURLWithPath: propfind))).elements)
         XCTAssertEqual(home.map(\.kind), [.calDAV, .subscription])
         XCTAssertEqual(home.first?.description, "Meetings & deadlines")
         XCTAssertEqual(home.first.flatMap { CalDAVTestSupport.literal($0, CalDAVProperty.order) }, "3")
         XCTAssertEqual(home.first.flatMap { CalDAVTestSupport.literal($0, CalDAVProperty.components) }, "VTODO,VEVENT,VJOURNAL")
 
         // The server's answer archived and read again: the same calendars.
-        let query = try CalDAVTestSupport.read(try CalDAVTestSupport.bytes(answers.appendingPathComponent("report-calendar-query.xml"))).elements
+        let query = try CalDAVTestSupport.read(try CalDAVTestSupport.bytes(answers.appendingPathComponent("report-calendar-query.xml")))
+            .elements
         let archive = try CalDAVTestSupport.write(query, format: "caldav")
-        XCTAssertEqual(CalDAVTestSupport.comparable(try CalDAVTestSupport.read(archive).elements, original: query), CalDAVTestSupport.withoutLines(query))
+        XCTAssertEqual(
+            CalDAVTestSupport.comparable(try CalDAVTestSupport.read(archive).elements, original: query),
+            CalDAVTestSupport.withoutLines(query))
     }
 }

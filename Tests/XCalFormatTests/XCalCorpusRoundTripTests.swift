@@ -20,7 +20,9 @@ final class XCalCorpusRoundTripTests: XCTestCase {
         for url in samples + corpus {
             let bytes = [UInt8](try Data(contentsOf: url))
             guard let before = try? RoundTripCheck.trees(of: bytes, name: url.path) else { continue }
-            let name = url.path.hasPrefix(RoundTripCheck.corpusRoot.path) ? "corpus" + url.path.dropFirst(RoundTripCheck.corpusRoot.path.count) : url.lastPathComponent
+            let name =
+                url.path.hasPrefix(RoundTripCheck.corpusRoot.path)
+                ? "corpus" + url.path.dropFirst(RoundTripCheck.corpusRoot.path.count) : url.lastPathComponent
             do {
                 let log = DiagnosticLog()
                 let output = try RoundTripCheck.convert(bytes, through: ["xcal", "ics"], log: log)
@@ -29,7 +31,8 @@ final class XCalCorpusRoundTripTests: XCTestCase {
                     if lossy.contains(name) {
                         lost.insert(name)
                         XCTAssertTrue(difference.contains("\u{FFFD}") || difference.contains("�"), "\(name): \(difference)")
-                        XCTAssertTrue(log.diagnostics.contains { $0.message.contains("U+FFFD") }, "\(name) lost characters without a warning")
+                        XCTAssertTrue(
+                            log.diagnostics.contains { $0.message.contains("U+FFFD") }, "\(name) lost characters without a warning")
                     } else {
                         XCTFail("\(name) through xCal: \(difference)")
                     }

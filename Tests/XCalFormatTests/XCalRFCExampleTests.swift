@@ -44,8 +44,11 @@ final class XCalRFCExampleTests: XCTestCase {
     /// `BEGIN:VCALENDAR` (read leniently); its PRODID says "Example Corp." where the XML says
     /// "Example Inc." (the one difference allowed).
     func testAppendixB2BothWays() throws {
-        let rfc = try String(decoding: XCalTestSupport.bytes(XCalTestSupport.rfcFolder.appendingPathComponent("appendix-B.2-xcal.xml")), as: UTF8.self)
-        let corrected = try String(decoding: XCalTestSupport.bytes(XCalTestSupport.fixtures.appendingPathComponent("rfc6321/appendix-B.2-corrected.xml")), as: UTF8.self)
+        let rfc = try String(
+            decoding: XCalTestSupport.bytes(XCalTestSupport.rfcFolder.appendingPathComponent("appendix-B.2-xcal.xml")), as: UTF8.self)
+        let corrected = try String(
+            decoding: XCalTestSupport.bytes(XCalTestSupport.fixtures.appendingPathComponent("rfc6321/appendix-B.2-corrected.xml")),
+            as: UTF8.self)
         let repaired = rfc.replacingOccurrences(of: "<tzid>US/Eastern</tzid>", with: "<tzid><text>US/Eastern</text></tzid>")
             .replacingOccurrences(of: "12\npm", with: "12 pm").replacingOccurrences(of: "day\n2", with: "day 2")
             .replacingOccurrences(of: "12 pm\nmeetings", with: "12 pm meetings")
@@ -63,13 +66,17 @@ final class XCalRFCExampleTests: XCTestCase {
     /// property it is wrapped in, and the iCalendar content line it must read as. Both ways:
     /// the line written as xCal gives back the RFC's element.
     func testSection3ValueAndParameterExamples() throws {
-        let table = try String(decoding: XCalTestSupport.bytes(XCalTestSupport.fixtures.appendingPathComponent("rfc6321/value-examples.txt")), as: UTF8.self)
+        let table = try String(
+            decoding: XCalTestSupport.bytes(XCalTestSupport.fixtures.appendingPathComponent("rfc6321/value-examples.txt")), as: UTF8.self)
         var rows = 0
         for line in table.split(separator: "\n") where !line.hasPrefix("#") {
-            let cells = line.split(separator: "|", maxSplits: 3, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let cells = line.split(separator: "|", maxSplits: 3, omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             XCTAssertEqual(cells.count, 4, "bad row \(line)")
             let (file, property, ics, ellipsis) = (cells[0], cells[1], cells[2], cells[3])
-            let text = try String(decoding: XCalTestSupport.bytes(XCalTestSupport.rfcFolder.appendingPathComponent("body/\(file)")), as: UTF8.self)
+            let text = try String(
+                decoding: XCalTestSupport.bytes(XCalTestSupport.rfcFolder.appendingPathComponent("body/\(file)")), as: UTF8.self)
             let snippet = Self.valueElements(of: property, in: text, ellipsis: ellipsis)
             let document = """
                 <icalendar xmlns="urn:ietf:params:xml:ns:icalendar-2.0"><vcalendar><properties>\
@@ -85,12 +92,16 @@ final class XCalRFCExampleTests: XCTestCase {
             rows += 1
             if oneWay { continue }
             // Back: the content line as xCal holds the RFC's element.
-            let calendar = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//y//EN\r\nBEGIN:VEVENT\r\n\(ics)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            let calendar =
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//y//EN\r\nBEGIN:VEVENT\r\n\(ics)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
             let xml = try XCalTestSupport.tree(try XCalTestSupport.convert(Array(calendar.utf8), from: "ics", to: "xcal"))
             let propertyElement = try XCTUnwrap(
-                xml.children.first?.children.first { $0.name.local == "components" }?.children.first?.children.first?.children.first { $0.name.local == property },
+                xml.children.first?.children.first { $0.name.local == "components" }?.children.first?.children.first?.children.first {
+                    $0.name.local == property
+                },
                 file)
-            let expected = try XCalTestSupport.tree(Array("<\(property) xmlns=\"urn:ietf:params:xml:ns:icalendar-2.0\">\(snippet)</\(property)>".utf8))
+            let expected = try XCalTestSupport.tree(
+                Array("<\(property) xmlns=\"urn:ietf:params:xml:ns:icalendar-2.0\">\(snippet)</\(property)>".utf8))
             XCTAssertEqual(XCalTestSupport.canonical(propertyElement), XCalTestSupport.canonical(expected), file)
         }
         XCTAssertEqual(rows, 17)
@@ -109,20 +120,27 @@ final class XCalRFCExampleTests: XCTestCase {
     /// §5: an unrecognized property is `<unknown>`, and an unknown parameter keeps its value.
     func testSection5UnknownPropertiesAndParameters() throws {
         for (icsFile, xmlFile) in [("023-icalendar.txt", "024-xcal.txt"), ("025-icalendar.txt", "026-xcal.txt")] {
-            let line = try String(decoding: XCalTestSupport.bytes(XCalTestSupport.rfcFolder.appendingPathComponent("body/\(icsFile)")), as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let line = try String(
+                decoding: XCalTestSupport.bytes(XCalTestSupport.rfcFolder.appendingPathComponent("body/\(icsFile)")), as: UTF8.self
+            )
+            .trimmingCharacters(in: .whitespacesAndNewlines)
             let snippet = try XCalTestSupport.bytes(XCalTestSupport.rfcFolder.appendingPathComponent("body/\(xmlFile)"))
-            let calendar = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//y//EN\r\nBEGIN:VEVENT\r\n\(line)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            let calendar =
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//y//EN\r\nBEGIN:VEVENT\r\n\(line)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
             let xml = try XCalTestSupport.tree(try XCalTestSupport.convert(Array(calendar.utf8), from: "ics", to: "xcal"))
             let vevent = try XCTUnwrap(xml.children.first?.children.first { $0.name.local == "components" }?.children.first)
             let name = String(line.prefix { $0 != ":" && $0 != ";" }).lowercased()
             let element = try XCTUnwrap(vevent.children.first?.children.first { $0.name.local == name })
-            let wanted = try XCalTestSupport.tree(Array(
-                String(decoding: snippet, as: UTF8.self).replacingOccurrences(of: "<\(name)>", with: "<\(name) xmlns=\"urn:ietf:params:xml:ns:icalendar-2.0\">").utf8))
+            let wanted = try XCalTestSupport.tree(
+                Array(
+                    String(decoding: snippet, as: UTF8.self).replacingOccurrences(
+                        of: "<\(name)>", with: "<\(name) xmlns=\"urn:ietf:params:xml:ns:icalendar-2.0\">"
+                    ).utf8))
             XCTAssertEqual(XCalTestSupport.canonical(element), XCalTestSupport.canonical(wanted), icsFile)
             // And the xCal reads back as the same content line.
-            let back = String(decoding: try XCalTestSupport.convert(
-                try XCalTestSupport.convert(Array(calendar.utf8), from: "ics", to: "xcal"), from: "xcal", to: "ics"), as: UTF8.self)
+            let back = String(
+                decoding: try XCalTestSupport.convert(
+                    try XCalTestSupport.convert(Array(calendar.utf8), from: "ics", to: "xcal"), from: "xcal", to: "ics"), as: UTF8.self)
             XCTAssertTrue(back.contains("\r\n\(line)\r\n"), "\(icsFile): \(back)")
         }
     }

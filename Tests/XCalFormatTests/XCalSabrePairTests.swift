@@ -33,7 +33,8 @@ final class XCalSabrePairTests: XCTestCase {
 
     /// Unfolded content lines without VALUE= and ENCODING= parameters, for the deviations.
     static func untypedLines(_ bytes: [UInt8]) -> [String] {
-        let text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n ", with: "")
+        let text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(
+            of: "\n ", with: "")
         return text.split(separator: "\n").map { line in
             guard let colon = line.firstIndex(of: ":") else { return String(line) }
             let head = line[..<colon].split(separator: ";").filter { !$0.hasPrefix("VALUE=") && !$0.hasPrefix("ENCODING=") }
@@ -82,7 +83,8 @@ final class XCalSabrePairTests: XCTestCase {
                 if deviations[pair.test] == "write" {
                     deviated.insert(pair.test)
                     let back = try XCalTestSupport.convert(written, from: "xcal", to: "ics")
-                    XCTAssertNil(RoundTripCheck.difference(try RoundTripCheck.trees(of: ics), try RoundTripCheck.trees(of: back)), pair.test)
+                    XCTAssertNil(
+                        RoundTripCheck.difference(try RoundTripCheck.trees(of: ics), try RoundTripCheck.trees(of: back)), pair.test)
                     continue
                 }
                 XCTFail("\(pair.test): ICS → xCal differs\n--- expected\n\(expectedText)\n--- got\n\(got)")

@@ -14,7 +14,9 @@ enum XCalTestSupport {
     static func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
 
     /// Converts bytes from one format to another through the registry, collecting warnings.
-    static func convert(_ bytes: [UInt8], from: String, to: String, log: DiagnosticLog = DiagnosticLog(), strict: Bool = false) throws -> [UInt8] {
+    static func convert(_ bytes: [UInt8], from: String, to: String, log: DiagnosticLog = DiagnosticLog(), strict: Bool = false) throws
+        -> [UInt8]
+    {
         let registry = StandardFormats.registry
         var reader = registry.format(id: from)!.makeReader(
             source: MemoryByteSource(bytes), options: ReadOptions(sourceName: from, strict: strict), log: log)
@@ -46,7 +48,8 @@ enum XCalTestSupport {
         var children = e.children.filter { child in
             // An element left empty by what is dropped (a properties element that held only VERSION) goes too.
             !dropping.contains(child.name.local)
-                && !(child.name.local == "properties" && !child.children.isEmpty && child.children.allSatisfy { dropping.contains($0.name.local) })
+                && !(child.name.local == "properties" && !child.children.isEmpty
+                    && child.children.allSatisfy { dropping.contains($0.name.local) })
         }.map { canonical($0, dropping: dropping, depth: depth + 1) }
         if e.name.local == "properties" || e.name.local == "parameters" { children.sort() }
         let text = e.children.isEmpty ? e.text : e.text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -13,7 +13,9 @@ final class XMLByteWriterTests: XCTestCase {
         w.element(XMLName("http://apple.com/ns/ical/", "calendar-color"), text: "#FF0000")
         w.end()
         w.end()
-        XCTAssertEqual(String(decoding: w.takeBytes(), as: UTF8.self), """
+        XCTAssertEqual(
+            String(decoding: w.takeBytes(), as: UTF8.self),
+            """
             <?xml version="1.0" encoding="utf-8"?>
             <d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
               <d:response>

@@ -52,10 +52,16 @@ final class XMLPullReaderTests: XCTestCase {
     func testEmptyElementsYieldStartAndEndAndAttributesKeepTheirNamespace() throws {
         let e = try events(#"<c:comp xmlns:c="urn:ietf:params:xml:ns:caldav" name="VEVENT" c:x="1"/>"#)
         let name = XMLName("urn:ietf:params:xml:ns:caldav", "comp")
-        XCTAssertEqual(e, [
-            .start(name, attributes: [XMLAttribute(XMLName("", "name"), "VEVENT"), XMLAttribute(XMLName("urn:ietf:params:xml:ns:caldav", "x"), "1")]),
-            .end(name),
-        ])
+        XCTAssertEqual(
+            e,
+            [
+                .start(
+                    name,
+                    attributes: [
+                        XMLAttribute(XMLName("", "name"), "VEVENT"), XMLAttribute(XMLName("urn:ietf:params:xml:ns:caldav", "x"), "1"),
+                    ]),
+                .end(name),
+            ])
     }
 
     func testCDATAAndCharacterReferencesArriveAsText() throws {
@@ -147,7 +153,8 @@ final class XMLPullReaderTests: XCTestCase {
     }
 
     func testSubtreeIsReserializedWithItsNamespaces() throws {
-        let text = #"<D:prop xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><C:calendar-data><icalendar xmlns="urn:ietf:params:xml:ns:icalendar-2.0"><vcalendar a="1&amp;"/></icalendar></C:calendar-data></D:prop>"#
+        let text =
+            #"<D:prop xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><C:calendar-data><icalendar xmlns="urn:ietf:params:xml:ns:icalendar-2.0"><vcalendar a="1&amp;"/></icalendar></C:calendar-data></D:prop>"#
         let r = try reader(Array(text.utf8))
         _ = try r.next()
         _ = try r.next()
@@ -157,11 +164,13 @@ final class XMLPullReaderTests: XCTestCase {
         var out: [XMLEvent] = []
         while let e = try again.next() { out.append(e) }
         let ns = "urn:ietf:params:xml:ns:icalendar-2.0"
-        XCTAssertEqual(out, [
-            .start(XMLName(ns, "icalendar"), attributes: []),
-            .start(XMLName(ns, "vcalendar"), attributes: [XMLAttribute(XMLName("", "a"), "1&")]), .end(XMLName(ns, "vcalendar")),
-            .end(XMLName(ns, "icalendar")),
-        ])
+        XCTAssertEqual(
+            out,
+            [
+                .start(XMLName(ns, "icalendar"), attributes: []),
+                .start(XMLName(ns, "vcalendar"), attributes: [XMLAttribute(XMLName("", "a"), "1&")]), .end(XMLName(ns, "vcalendar")),
+                .end(XMLName(ns, "icalendar")),
+            ])
         XCTAssertEqual(try r.next(), .end(XMLName("urn:ietf:params:xml:ns:caldav", "calendar-data")))
         XCTAssertEqual(try r.next(), .end(XMLName("DAV:", "prop")))
     }

@@ -51,7 +51,9 @@ public struct CalDAVFormat: CalendarFormat {
             if let match = calendarDataFormats.first(where: { $0.id == wanted || $0.mediaType == wanted }) {
                 chosen = match
             } else {
-                log.warning(file: options.destinationName, "calendar-data format '\(wanted)' is not one of \(calendarDataFormats.map(\.id)); writing \(chosen.id)")
+                log.warning(
+                    file: options.destinationName,
+                    "calendar-data format '\(wanted)' is not one of \(calendarDataFormats.map(\.id)); writing \(chosen.id)")
             }
         }
         return CalDAVWriter(sink: sink, dataFormat: chosen, formats: calendarDataFormats, log: log, destination: options.destinationName)

@@ -150,7 +150,8 @@ public struct CalDAVReader: CalendarReader {
                 }
             }
             for (status, names) in byStatus {
-                log.warning(file: options.sourceName, line: response.line, location: response.path,
+                log.warning(
+                    file: options.sourceName, line: response.line, location: response.path,
                     "\(href): \(names.joined(separator: ", ")) not returned (\(status))")
             }
         }
@@ -161,7 +162,9 @@ public struct CalDAVReader: CalendarReader {
         }
         if response.isCalendarCollection {
             try close()
-            try openCollection(properties: response.properties, href: href, at: XMLElement(name: DAVNames.response, line: response.line, path: response.path))
+            try openCollection(
+                properties: response.properties, href: href,
+                at: XMLElement(name: DAVNames.response, line: response.line, path: response.path))
             return
         }
         guard let dataElement = response.properties[DAVNames.calendarData] else {
@@ -187,7 +190,8 @@ public struct CalDAVReader: CalendarReader {
                     }
                     if let seen = open!.zones[id] {
                         if seen != zone {
-                            log.warning(file: options.sourceName, line: line, location: dataElement.path,
+                            log.warning(
+                                file: options.sourceName, line: line, location: dataElement.path,
                                 "\(href): VTIMEZONE \(id) differs from the one read before; the first is kept")
                         }
                         continue
@@ -202,7 +206,8 @@ public struct CalDAVReader: CalendarReader {
                     if open?.begun == false {
                         open!.calendar.properties += trailing
                     } else {
-                        log.warning(file: options.sourceName, line: dataElement.line, location: dataElement.path,
+                        log.warning(
+                            file: options.sourceName, line: dataElement.line, location: dataElement.path,
                             "\(href): properties after the components of the resource's VCALENDAR are dropped")
                     }
                 }
@@ -229,7 +234,9 @@ public struct CalDAVReader: CalendarReader {
             if let d = ISO8601Text.parseDuration(rate) {
                 calendar.refreshInterval = d
             } else {
-                log.warning(file: options.sourceName, line: rate.isEmpty ? nil : p[DAVNames.refreshrate]!.line, location: p[DAVNames.refreshrate]!.path,
+                log.warning(
+                    file: options.sourceName, line: rate.isEmpty ? nil : p[DAVNames.refreshrate]!.line,
+                    location: p[DAVNames.refreshrate]!.path,
                     "refreshrate '\(rate)' is not a duration; ignored")
             }
         }
@@ -248,14 +255,18 @@ public struct CalDAVReader: CalendarReader {
         add(CalDAVProperty.ctag, p[DAVNames.getctag]?.trimmedText)
         add(CalDAVProperty.syncToken, p[DAVNames.syncToken]?.trimmedText)
         add(CalDAVProperty.order, p[DAVNames.calendarOrder]?.trimmedText)
-        add(CalDAVProperty.components, p[DAVNames.supportedComponents].map { set in
-            set.children.filter { $0.name == DAVNames.comp }.compactMap { $0.attribute("name") }.joined(separator: ",")
-        })
+        add(
+            CalDAVProperty.components,
+            p[DAVNames.supportedComponents].map { set in
+                set.children.filter { $0.name == DAVNames.comp }.compactMap { $0.attribute("name") }.joined(separator: ",")
+            })
         add(CalDAVProperty.shared, types.contains(DAVNames.sharedOwner) ? "owner" : types.contains(DAVNames.shared) ? "sharee" : nil)
         var opened = OpenCalendar(href: href ?? "", calendar: calendar)
         if let zoneElement = p[DAVNames.calendarTimezone] {
             for element in try data.parse(zoneElement, resource: href ?? "calendar-timezone") {
-                guard case .entry(.timeZone(let zone), let line) = element, let id = Self.zoneID(zone), opened.zones[id] == nil else { continue }
+                guard case .entry(.timeZone(let zone), let line) = element, let id = Self.zoneID(zone), opened.zones[id] == nil else {
+                    continue
+                }
                 if opened.calendar.defaultTimeZone == nil { opened.calendar.defaultTimeZone = id }
                 opened.zones[id] = zone
                 opened.leading.append(.entry(.timeZone(zone), line: line))

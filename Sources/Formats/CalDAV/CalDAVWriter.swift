@@ -344,7 +344,9 @@ public struct CalDAVWriter: CalendarWriter {
         if let item = entry.item {
             dates(item.start)
             dates(item.recurrenceID)
-            item.recurrenceDates.forEach { $0.dates.forEach(dates); $0.periods.forEach { dates($0.start) } }
+            item.recurrenceDates.forEach {
+                $0.dates.forEach(dates); $0.periods.forEach { dates($0.start) }
+            }
             item.exceptionDates.forEach { $0.dates.forEach(dates) }
             if case .until(let u)? = item.recurrenceRules.first?.end { dates(u) }
             scan(item.properties)

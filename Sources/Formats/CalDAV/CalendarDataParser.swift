@@ -44,7 +44,8 @@ struct CalendarDataParser {
             outer.report(moved)
         }
         var reader = format.makeReader(
-            source: BufferByteSource(bytes), options: ReadOptions(sourceName: file, strict: options.strict, formatSettings: options.formatSettings),
+            source: BufferByteSource(bytes),
+            options: ReadOptions(sourceName: file, strict: options.strict, formatSettings: options.formatSettings),
             log: inner)
         var out: [CalendarStreamElement] = []
         do {

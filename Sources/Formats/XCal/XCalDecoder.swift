@@ -55,7 +55,8 @@ struct XCalDecoder {
             switch child.name.local {
             case "properties": component.properties += try properties(child)
             case "components": component.components += try xcalChildren(child).map(self.component)
-            default: try repair(child, "\(element.name.local) holds \(child.name.local), which is neither properties nor components; skipped")
+            default:
+                try repair(child, "\(element.name.local) holds \(child.name.local), which is neither properties nor components; skipped")
             }
         }
         return component
@@ -103,9 +104,11 @@ struct XCalDecoder {
             try repair(element, "parameter \(element.name.local) has no value element; its text is read as the value")
             return Parameter(name, element.trimmedText)
         }
-        return Parameter(name: name, values: valueElements.map { v in
-            v.name.local == "boolean" ? v.trimmedText.uppercased() : v.text
-        })
+        return Parameter(
+            name: name,
+            values: valueElements.map { v in
+                v.name.local == "boolean" ? v.trimmedText.uppercased() : v.text
+            })
     }
 
     /// Puts every floating date-time into `zone`, as the ICS reader does with TZID; false when
@@ -124,12 +127,13 @@ struct XCalDecoder {
                 return true
             }
             guard ok else { return false }
-            value = .periods(periods.map { p in
-                var q = p
-                q.start = anchored(p.start)
-                if case .end(let e) = p.extent { q.extent = .end(anchored(e)) }
-                return q
-            })
+            value = .periods(
+                periods.map { p in
+                    var q = p
+                    q.start = anchored(p.start)
+                    if case .end(let e) = p.extent { q.extent = .end(anchored(e)) }
+                    return q
+                })
             return true
         default:
             return false
@@ -148,7 +152,10 @@ struct XCalDecoder {
             guard !text.allSatisfy(\.isWhitespace) else { throw fail(property, "property \(property.name.local) has no value") }
             // RFC 6321's B.2 example writes `<tzid>US/Eastern</tzid>` (an erratum): text
             // straight inside the property, read as the property's default type.
-            try repair(property, "property \(property.name.local) has no value element; its text is read as \(definition?.defaultType.lowercaseName ?? "unknown")")
+            try repair(
+                property,
+                "property \(property.name.local) has no value element; its text is read as \(definition?.defaultType.lowercaseName ?? "unknown")"
+            )
             let type = definition?.defaultType
             let synthetic = XMLElement(
                 name: XCalNames.name(type?.lowercaseName ?? "unknown"), text: text, line: property.line, path: property.path)
@@ -202,7 +209,8 @@ struct XCalDecoder {
         }
         if v.name.local == "period" {
             let start = v.child(XCalNames.name("start")).map { basic($0.trimmedText) } ?? ""
-            let rest = v.child(XCalNames.name("end")).map { basic($0.trimmedText) } ?? v.child(XCalNames.name("duration"))?.trimmedText ?? ""
+            let rest =
+                v.child(XCalNames.name("end")).map { basic($0.trimmedText) } ?? v.child(XCalNames.name("duration"))?.trimmedText ?? ""
             return start + "/" + rest
         }
         if v.name.local == "date" || v.name.local == "date-time" { return basic(v.trimmedText) }
@@ -218,30 +226,32 @@ struct XCalDecoder {
         case .text:
             return .text(values.map(\.text))
         case .date, .dateTime:
-            return .dateTimes(try values.map { v in
-                let s = v.trimmedText
-                let isDate = v.name.local == "date"
-                guard let d = ISO8601Text.parseDateTime(s, allowDate: isDate), d.isDateOnly == isDate else {
-                    throw Mismatch(message: "'\(s)'")
-                }
-                return d
-            })
+            return .dateTimes(
+                try values.map { v in
+                    let s = v.trimmedText
+                    let isDate = v.name.local == "date"
+                    guard let d = ISO8601Text.parseDateTime(s, allowDate: isDate), d.isDateOnly == isDate else {
+                        throw Mismatch(message: "'\(s)'")
+                    }
+                    return d
+                })
         case .period:
-            return .periods(try values.map { v in
-                guard let startText = v.child(XCalNames.name("start"))?.trimmedText,
-                    let start = ISO8601Text.parseDateTime(startText, allowDate: true)
-                else {
-                    throw Mismatch(message: "a period needs a start date-time")
-                }
-                if let end = v.child(XCalNames.name("end"))?.trimmedText {
-                    guard let e = ISO8601Text.parseDateTime(end, allowDate: true) else { throw Mismatch(message: "end '\(end)'") }
-                    return CalendarPeriod(start: start, extent: .end(e))
-                }
-                guard let text = v.child(XCalNames.name("duration"))?.trimmedText, let d = ISO8601Text.parseDuration(text) else {
-                    throw Mismatch(message: "a period needs an end or a duration")
-                }
-                return CalendarPeriod(start: start, extent: .duration(d))
-            })
+            return .periods(
+                try values.map { v in
+                    guard let startText = v.child(XCalNames.name("start"))?.trimmedText,
+                        let start = ISO8601Text.parseDateTime(startText, allowDate: true)
+                    else {
+                        throw Mismatch(message: "a period needs a start date-time")
+                    }
+                    if let end = v.child(XCalNames.name("end"))?.trimmedText {
+                        guard let e = ISO8601Text.parseDateTime(end, allowDate: true) else { throw Mismatch(message: "end '\(end)'") }
+                        return CalendarPeriod(start: start, extent: .end(e))
+                    }
+                    guard let text = v.child(XCalNames.name("duration"))?.trimmedText, let d = ISO8601Text.parseDuration(text) else {
+                        throw Mismatch(message: "a period needs an end or a duration")
+                    }
+                    return CalendarPeriod(start: start, extent: .duration(d))
+                })
         case .duration:
             let s = try single().trimmedText
             guard let d = ISO8601Text.parseDuration(s) else { throw Mismatch(message: "'\(s)'") }
@@ -253,17 +263,21 @@ struct XCalDecoder {
         case .recur:
             return .recurrence(try recurrence(try single()))
         case .integer:
-            return .integer(try values.map { v in
-                let s = v.trimmedText
-                guard let n = Int(s.hasPrefix("+") ? String(s.dropFirst()) : s) else { throw Mismatch(message: "'\(s)'") }
-                return n
-            })
+            return .integer(
+                try values.map { v in
+                    let s = v.trimmedText
+                    guard let n = Int(s.hasPrefix("+") ? String(s.dropFirst()) : s) else { throw Mismatch(message: "'\(s)'") }
+                    return n
+                })
         case .float:
-            return .float(try values.map { v in
-                let s = v.trimmedText
-                guard let d = Double(s.hasPrefix("+") ? String(s.dropFirst()) : s), d.isFinite else { throw Mismatch(message: "'\(s)'") }
-                return d
-            })
+            return .float(
+                try values.map { v in
+                    let s = v.trimmedText
+                    guard let d = Double(s.hasPrefix("+") ? String(s.dropFirst()) : s), d.isFinite else {
+                        throw Mismatch(message: "'\(s)'")
+                    }
+                    return d
+                })
         case .geo:
             throw Mismatch(message: "geo is not an xCal value type")
         case .boolean:

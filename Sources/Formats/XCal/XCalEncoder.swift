@@ -47,14 +47,17 @@ struct XCalEncoder {
             parameters.insert(Parameter("TZID", zone), at: 0)
         }
         let period = periodParts(property)
-        if period == nil, case .unknown(let type?, _) = property.value, !parameters.contains(where: { $0.name == XCalNames.declaredTypeParameter }) {
+        if period == nil, case .unknown(let type?, _) = property.value,
+            !parameters.contains(where: { $0.name == XCalNames.declaredTypeParameter })
+        {
             parameters.append(Parameter(XCalNames.declaredTypeParameter, type))
         }
         if !parameters.isEmpty {
             w.start(name("parameters"))
             for parameter in parameters {
                 startNamed(parameter.name, kind: "parameter", to: &w)
-                let type = XCalNames.knownParameters.contains(parameter.name) ? XCalNames.parameterValueTypes[parameter.name] ?? "text" : "unknown"
+                let type =
+                    XCalNames.knownParameters.contains(parameter.name) ? XCalNames.parameterValueTypes[parameter.name] ?? "text" : "unknown"
                 for value in parameter.values {
                     if type == "boolean", ["TRUE", "FALSE"].contains(value.uppercased()) {
                         w.element(name("boolean"), text: value.lowercased())

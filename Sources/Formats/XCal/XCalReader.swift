@@ -74,7 +74,9 @@ public struct XCalReader: CalendarReader {
                 if name == XCalNames.icalendar {
                     state = .between
                 } else if name == XCalNames.vcalendar {
-                    try decoder.repair(XMLElement(name: name, line: xml.line, path: xml.path), "the root element is vcalendar, not icalendar; read as if inside one")
+                    try decoder.repair(
+                        XMLElement(name: name, line: xml.line, path: xml.path),
+                        "the root element is vcalendar, not icalendar; read as if inside one")
                     bareRoot = true
                     sawCalendar = true
                     state = .calendar(announced: false, properties: [], trailing: [])
@@ -102,7 +104,8 @@ public struct XCalReader: CalendarReader {
                 if name == XCalNames.properties {
                     let read = try decoder.properties(element)
                     // Properties after the components are the calendar's trailing properties.
-                    state = announced
+                    state =
+                        announced
                         ? .calendar(announced: true, properties: [], trailing: trailing + read)
                         : .calendar(announced: false, properties: properties + read, trailing: trailing)
                 } else {
