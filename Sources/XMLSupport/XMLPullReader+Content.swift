@@ -32,31 +32,4 @@ extension XMLPullReader {
             }
         }
     }
-
-    /// The element just started and everything inside it, serialized again as a standalone
-    /// UTF-8 document with its namespaces declared (how an xCal body nested in a CalDAV
-    /// calendar-data element reaches the xCal reader).
-    public func readSubtree(start element: XMLName, attributes: [XMLAttribute]) throws -> [UInt8] {
-        var writer = XMLByteWriter(namespaces: [], indent: nil)
-        writer.declaration()
-        writer.start(element, attributes: attributes)
-        var open = 1
-        while let event = try next() {
-            switch event {
-            case .start(let name, let attributes):
-                writer.start(name, attributes: attributes)
-                open += 1
-            case .end:
-                writer.end()
-                open -= 1
-                if open == 0 { return writer.takeBytes() }
-            case .text(let t):
-                writer.text(t)
-            }
-            if writer.byteCount > limits.maximumTextBytes {
-                throw error(.tooLarge, "the content of \(element.local) is longer than \(limits.maximumTextBytes) bytes")
-            }
-        }
-        throw error(.malformed, "the document ends inside \(element.local)")
-    }
 }

@@ -159,7 +159,7 @@ final class XMLPullReaderTests: XCTestCase {
         _ = try r.next()
         _ = try r.next()
         guard case .start(let name, let attributes)? = try r.next() else { return XCTFail() }
-        let bytes = try r.readSubtree(start: name, attributes: attributes)
+        let bytes = try r.readElement(start: name, attributes: attributes).serialized()
         let again = try reader(bytes)
         var out: [XMLEvent] = []
         while let e = try again.next() { out.append(e) }

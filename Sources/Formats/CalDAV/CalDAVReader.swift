@@ -103,7 +103,7 @@ public struct CalDAVReader: CalendarReader {
                         for p in prop.children { properties[p.name] = p }
                     }
                 }
-                try openCollection(properties: properties, href: nil, at: body)
+                try openCollection(properties: properties, href: nil)
                 try close()
                 state = .done
             default:
@@ -115,7 +115,7 @@ public struct CalDAVReader: CalendarReader {
         case (.multistatus, .start(let name, let attributes)):
             switch name {
             case DAVNames.response:
-                try handle(DAVResponse(try xml.readElement(start: name, attributes: attributes)), xml: xml)
+                try handle(DAVResponse(try xml.readElement(start: name, attributes: attributes)))
             case DAVNames.syncToken:
                 syncToken = try xml.readText(of: name).trimmingWhitespace
             default:
@@ -138,7 +138,7 @@ public struct CalDAVReader: CalendarReader {
 
     // MARK: - Responses
 
-    private mutating func handle(_ response: DAVResponse, xml: XMLPullReader) throws {
+    private mutating func handle(_ response: DAVResponse) throws {
         let href = response.href ?? ""
         if !response.missing.isEmpty {
             var byStatus: [(String, [String])] = []
@@ -162,9 +162,7 @@ public struct CalDAVReader: CalendarReader {
         }
         if response.isCalendarCollection {
             try close()
-            try openCollection(
-                properties: response.properties, href: href,
-                at: XMLElement(name: DAVNames.response, line: response.line, path: response.path))
+            try openCollection(properties: response.properties, href: href)
             return
         }
         guard let dataElement = response.properties[DAVNames.calendarData] else {
@@ -217,7 +215,7 @@ public struct CalDAVReader: CalendarReader {
 
     /// Opens a calendar for a collection's properties (not yet announced: the first resource's
     /// VCALENDAR may still add PRODID and the like).
-    private mutating func openCollection(properties p: [XMLName: XMLElement], href: String?, at place: XMLElement) throws {
+    private mutating func openCollection(properties p: [XMLName: XMLElement], href: String?) throws {
         var calendar = Calendar(kind: .calDAV, allowsContentModifications: true)
         let types = p[DAVNames.resourcetype].map { Set($0.children.map(\.name)) } ?? []
         if types.contains(DAVNames.subscribed) {
@@ -230,14 +228,13 @@ public struct CalDAVReader: CalendarReader {
         if let source = p[DAVNames.source] {
             calendar.subscriptionURL = source.child(DAVNames.href)?.trimmedText ?? source.trimmedText
         }
-        if let rate = p[DAVNames.refreshrate]?.trimmedText, !rate.isEmpty {
-            if let d = ISO8601Text.parseDuration(rate) {
+        if let element = p[DAVNames.refreshrate], !element.trimmedText.isEmpty {
+            if let d = ISO8601Text.parseDuration(element.trimmedText) {
                 calendar.refreshInterval = d
             } else {
                 log.warning(
-                    file: options.sourceName, line: rate.isEmpty ? nil : p[DAVNames.refreshrate]!.line,
-                    location: p[DAVNames.refreshrate]!.path,
-                    "refreshrate '\(rate)' is not a duration; ignored")
+                    file: options.sourceName, line: element.line, location: element.path,
+                    "refreshrate '\(element.trimmedText)' is not a duration; ignored")
             }
         }
         if let privileges = p[DAVNames.currentUserPrivilegeSet] {
@@ -273,7 +270,6 @@ public struct CalDAVReader: CalendarReader {
             }
         }
         open = opened
-        _ = place
     }
 
     /// Announces the open calendar if it is not yet.
