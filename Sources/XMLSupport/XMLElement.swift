@@ -1,8 +1,11 @@
 /// An element read whole, for small subtrees (one property, one DAV:response) where a tree is
 /// simpler to interpret than events; the document as a whole still streams.
 public struct XMLElement: Hashable, Sendable {
+    /// The element's name.
     public var name: XMLName
+    /// Its attributes, namespace declarations excluded.
     public var attributes: [XMLAttribute]
+    /// Its child elements, in order.
     public var children: [XMLElement]
     /// The element's own character data, concatenated (text of children not included).
     public var text: String
@@ -11,6 +14,7 @@ public struct XMLElement: Hashable, Sendable {
     /// The element's path in the document, for messages.
     public var path: String
 
+    /// An element; `line` and `path` say where it was read.
     public init(
         name: XMLName, attributes: [XMLAttribute] = [], children: [XMLElement] = [], text: String = "", line: Int = 0, path: String = ""
     ) {

@@ -20,7 +20,9 @@ public struct XMLError: Error, Hashable, Sendable, CustomStringConvertible {
         case io
     }
 
+    /// What went wrong.
     public var kind: Kind
+    /// The explanation shown to the user.
     public var message: String
     /// The input's name as the user gave it.
     public var file: String
@@ -29,6 +31,7 @@ public struct XMLError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The element path where the problem was found ("/" before the root element).
     public var path: String
 
+    /// An error of `kind` at a place.
     public init(_ kind: Kind, _ message: String, file: String, line: Int?, path: String) {
         self.kind = kind
         self.message = message
@@ -37,6 +40,7 @@ public struct XMLError: Error, Hashable, Sendable, CustomStringConvertible {
         self.path = path
     }
 
+    /// `file:line: path: message`.
     public var description: String {
         "\(file)\(line.map { ":\($0)" } ?? ""): \(path): \(message)"
     }

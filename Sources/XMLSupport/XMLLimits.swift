@@ -9,6 +9,7 @@ public struct XMLLimits: Hashable, Sendable {
     /// root element) that is scanned for a document type declaration.
     public var maximumPrologBytes: Int
 
+    /// Limits with calport's defaults unless given.
     public init(maximumDepth: Int = 256, maximumTextBytes: Int = 10_000_000, maximumPrologBytes: Int = 65_536) {
         self.maximumDepth = maximumDepth
         self.maximumTextBytes = maximumTextBytes

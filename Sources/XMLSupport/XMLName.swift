@@ -3,8 +3,10 @@
 public struct XMLName: Hashable, Sendable, CustomStringConvertible {
     /// The namespace URI ("" for none).
     public var namespace: String
+    /// The name without prefix.
     public var local: String
 
+    /// A name in `namespace` (a URI, "" for none).
     public init(_ namespace: String, _ local: String) {
         self.namespace = namespace
         self.local = local
@@ -16,9 +18,12 @@ public struct XMLName: Hashable, Sendable, CustomStringConvertible {
 
 /// An attribute of an element.
 public struct XMLAttribute: Hashable, Sendable {
+    /// The attribute's name; unprefixed attributes have no namespace.
     public var name: XMLName
+    /// The value, entities decoded.
     public var value: String
 
+    /// An attribute called `name` with `value`.
     public init(_ name: XMLName, _ value: String) {
         self.name = name
         self.value = value
