@@ -7,8 +7,8 @@ let package = Package(
         .library(
             name: "CalPort",
             targets: [
-                "CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "TimeZones", "XMLSupport",
-                "XCalFormat", "CalDAVFormat",
+                "CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "TimeZones", "Recurrence",
+                "CSVFormat", "XMLSupport", "XCalFormat", "CalDAVFormat",
             ]),
         .executable(name: "calport", targets: ["calport"]),
     ],
@@ -29,10 +29,12 @@ let package = Package(
         .target(name: "TimeZones", dependencies: ["CalendarModel", "CICUShim"]),
         .target(name: "ICalendarData", dependencies: ["CalendarModel"]),
         .target(name: "ICSFormat", dependencies: ["CalendarModel", "ICalendarData"], path: "Sources/Formats/ICS"),
-        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat", "JSONFormat", "TimeZones", "XCalFormat", "CalDAVFormat"]),
+        .target(
+            name: "Conversion",
+            dependencies: ["CalendarModel", "ICSFormat", "JSONFormat", "TimeZones", "Recurrence", "CSVFormat", "XCalFormat", "CalDAVFormat"]),
         .executableTarget(
             name: "calport",
-            dependencies: ["Conversion", "TimeZones", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Conversion", "TimeZones", "Recurrence", "CSVFormat", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "BridgeTests", dependencies: ["CICUShim", "CLibXML2"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
         .target(
@@ -59,9 +61,15 @@ let package = Package(
         .testTarget(
             name: "JSONFormatTests", dependencies: ["JSONFormat", "JSONCoding", "CalendarModel", "CalendarTestSupport", "Conversion"],
             resources: [.copy("Fixtures")]),
+        .target(name: "CSVFormat", dependencies: ["CalendarModel", "CICUShim", "TimeZones"], path: "Sources/Formats/CSV"),
+        .testTarget(
+            name: "CSVFormatTests", dependencies: ["CSVFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "ICSFormat", "JSONFormat"],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel", "ICSFormat", "Conversion"],
             resources: [.copy("Fixtures")]),
+        .target(name: "Recurrence", dependencies: ["CalendarModel", "TimeZones"]),
+        .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "CalendarModel", "Conversion"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17

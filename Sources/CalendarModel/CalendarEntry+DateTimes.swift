@@ -29,14 +29,19 @@ extension CalendarEntry {
     /// (VJOURNAL, VFREEBUSY, …); a VTIMEZONE is left alone, since its date-times are local
     /// times of its own observances.
     public mutating func mapDateTimes(_ transform: (DateTimeField, inout CalendarDateTime) -> Void) {
+        // Each case first takes its payload out of `self`, so the payload's arrays are not
+        // shared while they change (sharing would copy every array that holds a date-time).
         switch self {
         case .event(var event):
+            self = .other(Component(name: ""))
             event.mapDateTimes(transform)
             self = .event(event)
         case .reminder(var reminder):
+            self = .other(Component(name: ""))
             reminder.mapDateTimes(transform)
             self = .reminder(reminder)
         case .other(var component):
+            self = .other(Component(name: ""))
             component.mapDateTimes(transform)
             self = .other(component)
         case .timeZone:

@@ -1,6 +1,7 @@
 /// Which field of an item a date-time value sits in, so a stage that rewrites date-times can
 /// treat each as RFC 5545 requires.
 public enum DateTimeField: Hashable, Sendable {
+    /// DTSTART, DTEND, DUE, COMPLETED and RECURRENCE-ID.
     case start, end, due, completed, recurrenceID
     /// A date of an EXDATE.
     case exceptionDate
@@ -12,6 +13,7 @@ public enum DateTimeField: Hashable, Sendable {
     case recurrenceUntil
     /// An absolute alarm TRIGGER.
     case alarmTrigger
+    /// CREATED, LAST-MODIFIED and DTSTAMP.
     case created, lastModified, timestamp
     /// A value of a property the typed model does not hold (by property name).
     case property(String)

@@ -1,4 +1,5 @@
 import CalendarModel
+import Recurrence
 import TimeZones
 
 /// What one `calport convert` run does, as a value.
@@ -16,6 +17,8 @@ public struct ConversionRequest: Sendable {
     public var formatSettings: [String: String]
     /// How to normalize time zones; nil leaves every date-time and VTIMEZONE as read.
     public var timeZones: TimeZoneOptions?
+    /// `--start`, `--end`, `--expand`, `--max-occurrences`: the date-range stage; inactive by default.
+    public var recurrence: RecurrenceQuery = RecurrenceQuery()
 
     public init(inputs: [String], output: String? = nil, inputFormat: String? = nil, outputFormat: String? = nil,
                 strict: Bool = false, formatSettings: [String: String] = [:], timeZones: TimeZoneOptions? = nil) {

@@ -1,3 +1,4 @@
+import CSVFormat
 import CalDAVFormat
 import CalendarModel
 import ICSFormat
@@ -11,6 +12,9 @@ public enum StandardFormats {
         ICSFormat(),
         NativeJSONFormat(),
         JSONLinesFormat(),
+        CSVFormat(.flat),
+        CSVFormat(.outlook),
+        CSVFormat(.google),
         XCalFormat(),
         CalDAVFormat(calendarDataFormats: [ICSFormat(), XCalFormat()]),
     ]

@@ -16,7 +16,13 @@ public struct TimeZoneStage: ConversionStage {
         normalizer = try TimeZoneNormalizer(options: options, file: file, log: log)
     }
 
+    /// Normalizes one element (see `TimeZoneNormalizer.process(_:emit:)`).
     public mutating func process(_ element: CalendarStreamElement, emit: (CalendarStreamElement) throws -> Void) throws {
-        for out in normalizer.process(element) { try emit(out) }
+        try normalizer.process(element, emit: emit)
+    }
+
+    /// Passes on items still waiting for a VTIMEZONE when the input ends.
+    public mutating func finish(emit: (CalendarStreamElement) throws -> Void) throws {
+        try normalizer.finish(emit: emit)
     }
 }

@@ -5,8 +5,11 @@ import CalendarModel
 public final class CompiledZone: ZoneRules, @unchecked Sendable {
     /// A local time type of the file: offset, daylight flag and abbreviation.
     public struct LocalTimeType: Hashable, Sendable {
+        /// Seconds east of UTC.
         public var offset: Int
+        /// Whether the file marks the type as daylight saving time.
         public var isDaylight: Bool
+        /// The abbreviation (`EST`, `CEST`, `-03`).
         public var abbreviation: String
     }
 
@@ -148,8 +151,10 @@ public final class CompiledZone: ZoneRules, @unchecked Sendable {
         return last.isDaylight ? daylight : standard
     }
 
+    /// The offset at an instant, from the listed transitions or, after them, the footer rule.
     public func offset(utcSeconds: Int) -> Int { localTimeType(utcSeconds: utcSeconds).offset }
 
+    /// The instant a wall time names (RFC 5545 §3.3.5 for gaps and repeats).
     public func utcSeconds(wallSeconds wall: Int) -> Int {
         // Fast path for the common case, a wall time with no transition within two days, inside
         // the listed transitions: one binary search and no allocation. This runs for every
@@ -169,6 +174,7 @@ public final class CompiledZone: ZoneRules, @unchecked Sendable {
         return instant(forWallSeconds: wall)
     }
 
+    /// Listed transitions in the range, continued by the footer rule's after the last one.
     public func transitions(from: Int, to: Int) -> [ZoneTransition] {
         var result: [ZoneTransition] = []
         var low = 0

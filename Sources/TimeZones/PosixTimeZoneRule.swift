@@ -15,6 +15,7 @@ public struct PosixTimeZoneRule: Hashable, Sendable {
             case monthWeekDay(month: Int, week: Int, weekday: Int)
         }
 
+        /// The day of the change.
         public var day: Day
         /// Local time of the change in seconds; may be negative or exceed a day (RFC 8536 §3.3.1).
         public var time: Int
@@ -39,13 +40,17 @@ public struct PosixTimeZoneRule: Hashable, Sendable {
         }
     }
 
+    /// The abbreviation of standard time (`EST`, `-03`).
     public var standardAbbreviation: String
     /// Standard offset in seconds east of UTC (POSIX writes it west-positive; this is not).
     public var standardOffset: Int
+    /// The abbreviation of daylight time; nil for a zone without it.
     public var daylightAbbreviation: String?
+    /// Daylight offset in seconds east of UTC (standard + 1 h unless stated).
     public var daylightOffset: Int?
     /// When daylight time starts and ends; nil for a zone without daylight time.
     public var daylightStart: DateRule?
+    /// When daylight time ends.
     public var daylightEnd: DateRule?
 
     /// Parses a POSIX TZ string; returns nil when it is malformed.

@@ -4,6 +4,7 @@ import CalendarModel
 /// for clients without a tz database: every transition from a chosen year as dated onsets
 /// (RDATE), and the rule the zone follows today as yearly RRULE observances.
 public struct TimeZoneDefinitionBuilder: Sendable {
+    /// Where the transitions come from.
     public let database: TimeZoneDatabase
     /// How far dated onsets go for zones whose current rule RRULE cannot express (Cairo's
     /// "last Thursday at 24:00").

@@ -6,10 +6,13 @@ import CalendarModel
 ///
 /// One normalizer serves one input; call `process` for every element, in order.
 public final class TimeZoneNormalizer {
+    /// What zoned times become and whether VTIMEZONEs are written.
     public let options: TimeZoneOptions
+    /// Resolves TZIDs; its database gives every offset.
     public let resolver: TimeZoneResolver
     /// The input's name, for diagnostics.
     public let file: String
+    /// Where repairs and unresolved TZIDs are reported, with the item's line.
     public let log: DiagnosticLog
 
     private let builder: TimeZoneDefinitionBuilder
@@ -26,6 +29,11 @@ public final class TimeZoneNormalizer {
     // and rules are looked up once (the database's lock and hashing cost more than the math).
     private var lastSource: (key: SourceKey, source: Source)?
     private var outputs: [String: OutputZone] = [:]
+    private var currentEntry: CalendarEntry?
+    private var held: [(CalendarEntry, Int)] = []
+    private var flushing = false
+    private var waitForDefinition = false
+    private var currentYears: ClosedRange<Int>?
 
     /// How an IANA zone is written: its output TZID and the rules its wall times follow.
     private struct OutputZone {
@@ -66,6 +74,14 @@ public final class TimeZoneNormalizer {
     /// Rewrites one stream element; returns what to pass on (VTIMEZONEs are withheld, generated
     /// ones come before the item that first uses a zone).
     public func process(_ element: CalendarStreamElement) -> [CalendarStreamElement] {
+        var result: [CalendarStreamElement] = []
+        process(element) { result.append($0) }
+        return result
+    }
+
+    /// Rewrites one stream element and hands what to pass on to `emit`, in order, without
+    /// collecting it first (the pipeline's per-item path).
+    public func process(_ element: CalendarStreamElement, emit: (CalendarStreamElement) throws -> Void) rethrows {
         switch element {
         case .beginCalendar(var calendar):
             definitions = [:]
@@ -82,7 +98,7 @@ public final class TimeZoneNormalizer {
                     warnOnce("X-WR-TIMEZONE \(stated)", line: nil, "X-WR-TIMEZONE \"\(stated)\" names no known time zone; kept as is")
                 }
             }
-            return [.beginCalendar(calendar)]
+            try emit(.beginCalendar(calendar))
         case .entry(.timeZone(let definition), _):
             if case .text(let names)? = definition.property("TZID")?.value, let name = names.first {
                 definitions[name] = definition
@@ -91,60 +107,90 @@ public final class TimeZoneNormalizer {
                 if byYears.keys.contains(where: { $0.tzid == name }) { byYears = byYears.filter { $0.key.tzid != name } }
                 lastSource = nil
             }
-            return []
-        case .entry(var entry, let line):
-            // The years an entry spans matter only for matching a VTIMEZONE and for writing
-            // one, so they are computed on first need.
-            let original = entry
-            var yearsMemo: ClosedRange<Int>?
-            func years() -> ClosedRange<Int> {
-                if let known = yearsMemo { return known }
-                let computed = Self.years(of: original)
-                yearsMemo = computed
-                return computed
-            }
-            var used: [String] = []
-            var usedSet: Set<String> = []
-            let startZone = original.item?.start?.reference.zoneIdentifier
-            entry.mapDateTimes { field, value in
-                // A floating UNTIL under a zoned DTSTART (RFC 5545 §3.3.10 wants UTC; Outlook
-                // writes local time) means local time in the start's zone.
-                if field == .recurrenceUntil, value.reference == .floating, !value.isDateOnly, let startZone {
-                    value.reference = .zone(startZone)
-                }
-                convert(&value, field: field, years: years, line: line)
-                if let zone = value.reference.zoneIdentifier, !usedSet.contains(zone) {
-                    usedSet.insert(zone)
-                    used.append(zone)
-                }
-            }
-            if let item = original.item, !item.recurrenceRules.isEmpty {
-                warnIfRecurrenceShifts(startZone: startZone, years: years(), line: line)
-            }
-            var result: [CalendarStreamElement] = []
-            if options.emitTimeZoneDefinitions {
-                for name in used where !emitted.contains(name) {
-                    emitted.insert(name)
-                    guard let zone = zoneID(forOutputName: name),
-                        let definition = builder.definition(
-                            zone: zone, tzid: name, fromYear: min(options.definitionsFromYear, years().lowerBound),
-                            throughYear: max(2037, years().upperBound))
-                    else { continue }
-                    result.append(.entry(.timeZone(definition), line: line))
-                }
-            }
-            result.append(.entry(entry, line: line))
-            return result
+            return
+        case .entry(let entry, let line):
+            try process(entry, line: line, emit: emit)
         case .endCalendar:
+            try flushHeldEntries(emit: emit)
             definitions = [:]
             calendarDefault = nil
-            return [element]
+            try emit(element)
         }
+    }
+
+    /// Passes on what is left when the input ends without closing its calendar.
+    public func finish(emit: (CalendarStreamElement) throws -> Void) rethrows {
+        try flushHeldEntries(emit: emit)
+    }
+
+    /// Items that used a TZID no name rule knows before any VTIMEZONE defined it wait for the
+    /// end of the calendar, since the definition may come after them (RFC 5545 does not
+    /// order components); only those items are held.
+    private func flushHeldEntries(emit: (CalendarStreamElement) throws -> Void) rethrows {
+        guard !held.isEmpty else { return }
+        flushing = true
+        defer { flushing = false }
+        let waiting = held
+        held = []
+        for (entry, line) in waiting { try process(entry, line: line, emit: emit) }
+    }
+
+    private func process(_ original: CalendarEntry, line: Int, emit: (CalendarStreamElement) throws -> Void) rethrows {
+        var entry = original
+        // The years an entry spans matter only for matching a VTIMEZONE and for writing
+        // one, so they are computed on first need. The entry waits in a property rather
+        // than in a closure's context, which would copy it for every date-time.
+        currentEntry = original
+        currentYears = nil
+        defer { currentEntry = nil }
+        waitForDefinition = false
+        var used: [String] = []
+        var usedSet: Set<String> = []
+        let startZone = entry.item?.start?.reference.zoneIdentifier
+        entry.mapDateTimes { field, value in
+            // A floating UNTIL under a zoned DTSTART (RFC 5545 §3.3.10 wants UTC; Outlook
+            // writes local time) means local time in the start's zone.
+            if field == .recurrenceUntil, value.reference == .floating, !value.isDateOnly, let startZone {
+                value.reference = .zone(startZone)
+            }
+            convert(&value, field: field, line: line)
+            if let zone = value.reference.zoneIdentifier, !usedSet.contains(zone) {
+                usedSet.insert(zone)
+                used.append(zone)
+            }
+        }
+        if waitForDefinition {
+            held.append((original, line))
+            return
+        }
+        if let item = entry.item, !item.recurrenceRules.isEmpty {
+            warnIfRecurrenceShifts(startZone: startZone, years: years(), line: line)
+        }
+        if options.emitTimeZoneDefinitions {
+            for name in used where !emitted.contains(name) {
+                emitted.insert(name)
+                guard let zone = zoneID(forOutputName: name),
+                    let definition = builder.definition(
+                        zone: zone, tzid: name, fromYear: min(options.definitionsFromYear, years().lowerBound),
+                        throughYear: max(2037, years().upperBound))
+                else { continue }
+                try emit(.entry(.timeZone(definition), line: line))
+            }
+        }
+        try emit(.entry(entry, line: line))
     }
 
     // MARK: - Conversion
 
-    private func convert(_ value: inout CalendarDateTime, field: DateTimeField, years: () -> ClosedRange<Int>, line: Int) {
+    /// The years the entry being processed spans (see `years(of:)`), computed once.
+    private func years() -> ClosedRange<Int> {
+        if let known = currentYears { return known }
+        let computed = currentEntry.map(Self.years(of:)) ?? 2000...2000
+        currentYears = computed
+        return computed
+    }
+
+    private func convert(_ value: inout CalendarDateTime, field: DateTimeField, line: Int) {
         guard !value.isDateOnly else { return }
         let instant: Int
         var sourceZone: String?
@@ -156,7 +202,7 @@ public final class TimeZoneNormalizer {
         case .utc:
             instant = value.wallSecondsSinceEpoch
         case .zone(let tzid):
-            let source = self.source(tzid, years: years, line: line)
+            let source = self.source(tzid, line: line)
             guard let rules = source.rules else { return }
             instant = rules.utcSeconds(wallSeconds: value.wallSecondsSinceEpoch)
             sourceZone = source.resolution.zoneID
@@ -220,7 +266,7 @@ public final class TimeZoneNormalizer {
         return resolver.resolveName(name).zoneID
     }
 
-    private func source(_ tzid: String, years: () -> ClosedRange<Int>, line: Int) -> Source {
+    private func source(_ tzid: String, line: Int) -> Source {
         if let last = lastSource, last.key.tzid == tzid, last.key.years == nil { return last.source }
         if let known = byName[tzid] {
             lastSource = (SourceKey(tzid: tzid, years: nil), known)
@@ -229,6 +275,11 @@ public final class TimeZoneNormalizer {
         let definition = definitions[tzid] ?? definitions[TimeZoneResolver.clean(tzid)]
         // The years matter only when a VTIMEZONE must be matched or must confirm a guess.
         let named = resolver.resolveName(tzid)
+        if definition == nil, named.zoneID == nil, !flushing {
+            // Its VTIMEZONE may still come: hold the item (see `flushHeldEntries`).
+            waitForDefinition = true
+            return Source(resolution: named, rules: nil)
+        }
         let span: ClosedRange<Int>? = definition != nil && (named.zoneID == nil || named.isGuess) ? years() : nil
         let key = SourceKey(tzid: tzid, years: span)
         if let last = lastSource, last.key == key { return last.source }
@@ -264,7 +315,7 @@ public final class TimeZoneNormalizer {
     private func warnIfRecurrenceShifts(startZone: String?, years: ClosedRange<Int>, line: Int) {
         if case .keep = options.output { return }
         guard let startZone else { return }
-        let source = self.source(startZone, years: { years }, line: line)
+        let source = self.source(startZone, line: line)
         guard let rules = source.rules, source.resolution.zoneID != targetZone else { return }
         let from = CalendarDate(year: years.lowerBound, month: 1, day: 1).daysSinceEpoch * 86_400
         let to = CalendarDate(year: years.upperBound + 1, month: 1, day: 1).daysSinceEpoch * 86_400

@@ -18,9 +18,11 @@ public struct TimeZoneOptions: Hashable, Sendable {
         case windows
     }
 
+    /// What zoned times become.
     public var output: Output
     /// The zone floating times are read in; nil keeps them floating. DATE values stay dates.
     public var floatingZone: String?
+    /// How output TZIDs are spelled.
     public var tzidStyle: TZIDStyle
     /// Whether to emit a VTIMEZONE, built from current tz data, before the first item that uses
     /// each zone (ICS-family outputs); input VTIMEZONEs are dropped either way.

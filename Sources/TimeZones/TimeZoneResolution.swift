@@ -30,6 +30,7 @@ public struct TimeZoneResolution: Hashable, Sendable {
     public var input: String
     /// Today's IANA id for the zone; nil when nothing resolved (see `definitionRules`).
     public var zoneID: String?
+    /// The rule that decided.
     public var step: Step
     /// One human-readable line per step tried, in order.
     public var trace: [String]

@@ -156,6 +156,7 @@ public struct VTimeZoneRules: ZoneRules, Hashable {
         return result
     }
 
+    /// The offset after the last onset at or before the instant.
     public func offset(utcSeconds t: Int) -> Int {
         var low = 0
         var high = onsets.count
@@ -166,6 +167,7 @@ public struct VTimeZoneRules: ZoneRules, Hashable {
         return low == 0 ? initialOffset : onsets[low - 1].offsetAfter
     }
 
+    /// The onsets in the range that change the offset.
     public func transitions(from: Int, to: Int) -> [ZoneTransition] {
         onsets.filter { $0.utcSeconds >= from && $0.utcSeconds < to && $0.offsetBefore != $0.offsetAfter }
     }

@@ -9,7 +9,7 @@ import XCTest
 /// come from `Fixtures/files/*.expected.tsv` (python3 zoneinfo); keep-mode output is checked
 /// with Foundation's `TimeZone`, not calport's code.
 final class InstantPreservationTests: XCTestCase {
-    static let files = ["windows-ids", "custom-vtimezones", "dst-edges"]
+    static let files = ["windows-ids", "custom-vtimezones", "dst-edges", "forward-reference"]
 
     func expected(_ name: String) throws -> [String: (Int, Int)] {
         var result: [String: (Int, Int)] = [:]

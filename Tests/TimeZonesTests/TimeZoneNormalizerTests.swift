@@ -90,3 +90,33 @@ final class WindowsStyleConsistencyTests: XCTestCase {
         XCTAssertEqual(rules.utcSeconds(wallSeconds: event.start!.wallSecondsSinceEpoch), FixtureSupport.seconds("19790701T100000Z"))
     }
 }
+
+/// A VTIMEZONE may follow the items that use it; those items wait for it.
+final class ForwardReferenceTests: XCTestCase {
+    func testItemsBeforeTheirDefinitionAreConvertedWithIt() throws {
+        let output = try FixtureSupport.convert("files/forward-reference.ics", timeZones: TimeZoneOptions(output: .keep))
+        XCTAssertFalse(output.log.diagnostics.contains { $0.message.contains("names no known zone") }, "\(output.log.diagnostics)")
+        let uids = output.elements.compactMap { element -> String? in
+            if case .entry(.event(let event), _) = element { return event.uid }
+            return nil
+        }
+        // Only the item that needed the later definition moved, to the end of its calendar.
+        XCTAssertEqual(uids, ["f-known-zone", "f-after-definition", "f-before-definition"])
+    }
+
+    func testHeldItemsComeOutWhenTheInputEndsWithoutClosingItsCalendar() throws {
+        let log = DiagnosticLog()
+        let normalizer = try TimeZoneNormalizer(options: TimeZoneOptions(), file: "t.ics", log: log)
+        _ = normalizer.process(.beginCalendar(Calendar()))
+        let start = CalendarDateTime(
+            date: CalendarDate(year: 2024, month: 1, day: 2), time: TimeOfDay(hour: 9, minute: 0, second: 0),
+            reference: .zone("Nowhere Time"))
+        XCTAssertEqual(normalizer.process(.entry(.event(Event(item: CalendarItem(uid: "n", start: start))), line: 4)), [])
+        var rest: [CalendarStreamElement] = []
+        normalizer.finish { rest.append($0) }
+        guard case .entry(.event(let event), 4)? = rest.first else { return XCTFail("\(rest)") }
+        XCTAssertEqual(event.start, start)
+        XCTAssertEqual(log.diagnostics.map(\.line), [4])
+        XCTAssertTrue(log.diagnostics[0].message.contains("names no known zone and has no VTIMEZONE"))
+    }
+}

@@ -26,6 +26,7 @@ MEANING = {
     "US/Eastern": "America/New_York",
     "Mexico/General": "America/Mexico_City",
     "Asia/Calcutta": "Asia/Kolkata",
+    "Company Time": "America/New_York",
 }
 
 
@@ -52,7 +53,7 @@ def instant(value, tzid):
     return utc.strftime("%Y%m%dT%H%M%SZ")
 
 
-for name in ["windows-ids", "custom-vtimezones", "dst-edges"]:
+for name in ["windows-ids", "custom-vtimezones", "dst-edges", "forward-reference"]:
     text = open(name + ".ics", newline="").read().replace("\r\n", "\n")
     rows = []
     for event in re.findall(r"BEGIN:VEVENT\n(.*?)END:VEVENT", text, re.S):
