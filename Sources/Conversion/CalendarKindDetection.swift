@@ -31,7 +31,7 @@ public struct CalendarKindDetection: ConversionStage {
         switch element {
         case .beginCalendar(var calendar):
             try flush(asBirthdays: false, emit)
-            if calendar.kind == .local, calendar.subscriptionURL != nil {
+            if calendar.kind == .local, let url = calendar.subscriptionURL, !url.isEmpty {
                 calendar.kind = .subscription
                 calendar.allowsContentModifications = false
             } else if calendar.kind == .local, let producer = calendar.productID, Self.birthdayProducers.contains(producer) {

@@ -20,7 +20,7 @@ extension CalendarOverview {
         if let source { lines.append("   source: \(source.title) (\(source.kind.rawValue))") }
         lines.append("   color: \(color ?? "none")")
         lines.append("   allows modifications: \(allowsContentModifications ? "yes" : "no")")
-        if kind == .subscription || subscriptionURL != nil {
+        if kind == .subscription {
             lines.append("   subscribed from: \(subscriptionURL ?? "(no URL given)")")
             lines.append("   refresh: \(refreshInterval.map { "every \(Self.durationText($0))" } ?? "as the client decides")")
         }

@@ -1,7 +1,9 @@
 import CSVFormat
+import CalDAVFormat
 import CalendarModel
 import ICSFormat
 import JSONFormat
+import XCalFormat
 
 /// The one list of formats calport knows. Adding a format is adding its folder and one line here.
 public enum StandardFormats {
@@ -13,6 +15,8 @@ public enum StandardFormats {
         CSVFormat(.flat),
         CSVFormat(.outlook),
         CSVFormat(.google),
+        XCalFormat(),
+        CalDAVFormat(calendarDataFormats: [ICSFormat(), XCalFormat()]),
     ]
 
     /// The registry built from `all`; a duplicate id stops the program at start-up, loudly.

@@ -44,6 +44,21 @@ final class SubscriptionHandlingTests: XCTestCase {
         XCTAssertFalse(out.contains("\"event\""))
     }
 
+    func testDescriptorAsCalDAVIsASubscribedCollection() throws {
+        let out = try harness.convert(fixture("subscriptions/webcal-feed-with-source.ics"), to: "caldav", subscriptions: .descriptor).text
+        XCTAssertTrue(out.contains("<cs:subscribed/>"), out)
+        XCTAssertTrue(out.contains("<d:href>webcal://calendar.example.org/feeds/bundesliga.ics</d:href>"), out)
+        XCTAssertTrue(out.contains("<ical:refreshrate>P1D</ical:refreshrate>"), out)
+        XCTAssertFalse(out.contains("BEGIN:VEVENT"), out)
+        // And it reads back as the same subscription.
+        let back = harness.directory.appendingPathComponent("descriptor.caldav")
+        try Data(out.utf8).write(to: back)
+        let facts = try KindFacts.facts(of: back)
+        XCTAssertEqual(facts.first?.type, "subscription")
+        XCTAssertEqual(facts.first?.subscriptionURL, "webcal://calendar.example.org/feeds/bundesliga.ics")
+        XCTAssertEqual(facts.first?.refreshInterval, "P1D")
+    }
+
     func testSkipLeavesSubscriptionsOutAndKeepKeepsTheirEvents() throws {
         let skipped = try harness.convert(fixture("subscriptions/webcal-feed-with-source.ics"), to: "ics", subscriptions: .skip).text
         XCTAssertEqual(skipped, "")
