@@ -90,7 +90,9 @@ final class VocabularyRoundTripTests: XCTestCase {
                 XCTAssertEqual(v.role(for: word.lowercased()), v.caseInsensitive ? v.role(for: word) : v.role(for: word.lowercased()))
                 if v.word(for: value) == word { XCTAssertNotEqual(v.role(for: word), .other(word)) }
             }
-            for (_, word) in v.statuses { XCTAssertEqual(v.status(for: word), v.statuses.first { $0.1 == word }?.0, "\(v.formatID) \(word)") }
+            for (_, word) in v.statuses {
+                XCTAssertEqual(v.status(for: word), v.statuses.first { $0.1 == word }?.0, "\(v.formatID) \(word)")
+            }
             for (_, word) in v.types { XCTAssertEqual(v.type(for: word), v.types.first { $0.1 == word }?.0, "\(v.formatID) \(word)") }
         }
     }
