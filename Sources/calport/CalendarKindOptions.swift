@@ -20,7 +20,9 @@ struct CalendarKindOptions: ParsableArguments {
 
 /// `--map FILE`, shared by every command that reads or prints participant words.
 struct VocabularyOptions: ParsableArguments {
-    @Option(name: .customLong("map"), help: "A JSON file of participant words to add or override (see `calport formats --vocabulary`).")
+    @Option(
+        name: .customLong("map"),
+        help: ArgumentHelp("A JSON file of participant words to add or override (see `calport formats --vocabulary`).", valueName: "file"))
     var mapFile: String?
 }
 

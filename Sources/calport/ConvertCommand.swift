@@ -23,9 +23,9 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    @OptionGroup var kinds: CalendarKindOptions
+    @OptionGroup(title: "Birthday and subscription calendars") var kinds: CalendarKindOptions
 
-    @OptionGroup var vocabulary: VocabularyOptions
+    @OptionGroup(title: "Participant words") var vocabulary: VocabularyOptions
 
     @OptionGroup(title: "Time zones") var timeZones: TimeZoneArguments
 
