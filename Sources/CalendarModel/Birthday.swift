@@ -8,6 +8,7 @@ public struct Birthday: Hashable, Sendable {
         case birthday, anniversary, deathDate
     }
 
+    /// Which date of the contact the event recalls.
     public var occasion: Occasion
     /// The contact's identifier in the source's address book (EventKit's
     /// `birthdayContactIdentifier`), when the source names it.
@@ -20,6 +21,7 @@ public struct Birthday: Hashable, Sendable {
     /// vCard `--MMDD`).
     public var year: Int?
 
+    /// A birthday (or other contact date) on a month and day, with its year when known.
     public init(occasion: Occasion = .birthday, contactIdentifier: String? = nil, month: Int, day: Int, year: Int? = nil) {
         self.occasion = occasion
         self.contactIdentifier = contactIdentifier

@@ -6,12 +6,16 @@ public struct ParticipantVocabulary: Sendable {
     public var formatID: String
     /// What the words are (e.g. "ROLE", "PARTSTAT", "CUTYPE").
     public var roleField: String
+    /// What the status words are (e.g. "PARTSTAT").
     public var statusField: String
+    /// What the type words are (e.g. "CUTYPE").
     public var typeField: String
     /// Word for each EventKit value this format can express; the first entry for a value is the
     /// one written, later ones are accepted when reading.
     public var roles: [(ParticipantRole, String)]
+    /// Status words, as `roles`.
     public var statuses: [(ParticipantStatus, String)]
+    /// Type words, as `roles`.
     public var types: [(ParticipantType, String)]
     /// Whether words compare case-insensitively.
     public var caseInsensitive: Bool
@@ -19,6 +23,7 @@ public struct ParticipantVocabulary: Sendable {
     /// for formats whose "words" are fixed places, such as Outlook CSV's attendee columns.
     public var keepsUnknownWords: Bool
 
+    /// A vocabulary with its words; words compare case-insensitively unless told otherwise.
     public init(
         formatID: String, roleField: String, statusField: String, typeField: String,
         roles: [(ParticipantRole, String)], statuses: [(ParticipantStatus, String)],
@@ -45,10 +50,12 @@ public struct ParticipantVocabulary: Sendable {
         roles.first { $0.1 == word }?.0 ?? roles.first { same($0.1, word) }?.0 ?? .other(word)
     }
 
+    /// The status a word names; an unknown word becomes `.other(word)`.
     public func status(for word: String) -> ParticipantStatus {
         statuses.first { $0.1 == word }?.0 ?? statuses.first { same($0.1, word) }?.0 ?? .other(word)
     }
 
+    /// The type a word names; an unknown word becomes `.other(word)`.
     public func type(for word: String) -> ParticipantType {
         types.first { $0.1 == word }?.0 ?? types.first { same($0.1, word) }?.0 ?? .other(word)
     }
@@ -59,11 +66,13 @@ public struct ParticipantVocabulary: Sendable {
         return roles.first { $0.0 == role }?.1
     }
 
+    /// The word to write for a status, or nil when this format cannot express it.
     public func word(for status: ParticipantStatus) -> String? {
         if case .other(let word) = status { return word }
         return statuses.first { $0.0 == status }?.1
     }
 
+    /// The word to write for a type, or nil when this format cannot express it.
     public func word(for type: ParticipantType) -> String? {
         if case .other(let word) = type { return word }
         return types.first { $0.0 == type }?.1

@@ -4,10 +4,14 @@
 public struct VocabularyOverrides: Hashable, Sendable {
     /// Words for one kind of value: each word names the value it stands for.
     public struct Words: Hashable, Sendable {
+        /// Role words (ROLE, JSCalendar roles, CSV columns) and the values they mean.
         public var roles: [String: ParticipantRole]
+        /// Status words (PARTSTAT, participationStatus) and the values they mean.
         public var statuses: [String: ParticipantStatus]
+        /// Type words (CUTYPE, kind) and the values they mean.
         public var types: [String: ParticipantType]
 
+        /// Words for roles, statuses and types; empty by default.
         public init(
             roles: [String: ParticipantRole] = [:], statuses: [String: ParticipantStatus] = [:],
             types: [String: ParticipantType] = [:]
@@ -26,6 +30,7 @@ public struct VocabularyOverrides: Hashable, Sendable {
     /// Words for one format, by format id; they win over `everyFormat`.
     public var byFormat: [String: Words]
 
+    /// Overrides for every format and for single formats.
     public init(everyFormat: Words = Words(), byFormat: [String: Words] = [:]) {
         self.everyFormat = everyFormat
         self.byFormat = byFormat

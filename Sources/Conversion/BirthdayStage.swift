@@ -5,6 +5,7 @@ import ICalendarData
 /// birthday calendars out, keeps them, or turns them into plain yearly all-day events in a
 /// writable calendar; and gives February 29 birthdays the chosen rule for common years.
 public struct BirthdayStage: ConversionStage {
+    /// What to do with birthday calendars.
     public let handling: BirthdayHandling
     /// The rule for February 29 birthdays; nil keeps the source's rule (and, when
     /// materializing, means `feb28`, the choice birthday calendars make).
@@ -20,11 +21,13 @@ public struct BirthdayStage: ConversionStage {
     /// some targets need).
     public static func placeholderYear(for birthday: Birthday) -> Int { birthday.isLeapDay ? 1972 : 1970 }
 
+    /// A stage for `--birthdays` and `--leap-day`.
     public init(handling: BirthdayHandling, leapDay: LeapDayRule?) {
         self.handling = handling
         self.leapDay = leapDay
     }
 
+    /// Drops, keeps or materializes each birthday calendar and its events.
     public mutating func process(_ element: CalendarStreamElement, emit: (CalendarStreamElement) throws -> Void) throws {
         switch element {
         case .beginCalendar(var calendar):

@@ -23,10 +23,12 @@ public struct CalendarKindDetection: ConversionStage {
     /// Nextcloud's birthday calendar objects name their producer so.
     static let birthdayProducers = ["-//IDN nextcloud.com//Birthday calendar//EN"]
 
+    /// A detector that decides on birthday calendars after at most `lookAhead` events.
     public init(lookAhead: Int = 16) {
         self.lookAhead = max(1, lookAhead)
     }
 
+    /// Types calendars as they start (or after the look-ahead) and marks birthday events.
     public mutating func process(_ element: CalendarStreamElement, emit: (CalendarStreamElement) throws -> Void) throws {
         switch element {
         case .beginCalendar(var calendar):
@@ -66,6 +68,7 @@ public struct CalendarKindDetection: ConversionStage {
         }
     }
 
+    /// Emits a calendar still held when the input ends without closing it.
     public mutating func finish(emit: (CalendarStreamElement) throws -> Void) throws {
         try flush(asBirthdays: heldEvents > 0, emit)
     }

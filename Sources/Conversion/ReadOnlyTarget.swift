@@ -4,8 +4,10 @@ import CalendarModel
 /// subscription calendar, or one its source marks read-only), as EventKit refuses to save
 /// into one, unless the user forces it.
 public struct ReadOnlyTarget: Sendable {
+    /// Reads existing outputs with the converter's formats.
     public let converter: Converter
 
+    /// A check that reads outputs with `converter`'s registry.
     public init(converter: Converter) {
         self.converter = converter
     }

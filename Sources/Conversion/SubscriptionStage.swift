@@ -4,6 +4,7 @@ import CalendarModel
 /// descriptor (the calendar's URL, name, colour and refresh interval, without its events) so
 /// the target subscribes again.
 public struct SubscriptionStage: ConversionStage {
+    /// What to do with subscription calendars.
     public let handling: SubscriptionHandling
     private let log: DiagnosticLog
     private var inputName = "-"
@@ -11,15 +12,18 @@ public struct SubscriptionStage: ConversionStage {
     private var dropping = false
     private var droppingEnd = false
 
+    /// A stage for `--subscriptions`, warning on `log` about descriptors without a URL.
     public init(handling: SubscriptionHandling, log: DiagnosticLog) {
         self.handling = handling
         self.log = log
     }
 
+    /// Remembers the input's name for warnings.
     public mutating func beginInput(name: String) {
         inputName = name
     }
 
+    /// Drops subscription calendars, or their entries for a descriptor.
     public mutating func process(_ element: CalendarStreamElement, emit: (CalendarStreamElement) throws -> Void) throws {
         switch element {
         case .beginCalendar(let calendar):

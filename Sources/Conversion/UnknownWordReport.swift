@@ -8,14 +8,17 @@ public struct UnknownWordReport: ConversionStage {
     private var inputName = "-"
     private var reported: Set<String> = []
 
+    /// A report that warns on `log`.
     public init(log: DiagnosticLog) {
         self.log = log
     }
 
+    /// Remembers the input's name for warnings.
     public mutating func beginInput(name: String) {
         inputName = name
     }
 
+    /// Passes every element on, reporting the unknown participant words of items.
     public mutating func process(_ element: CalendarStreamElement, emit: (CalendarStreamElement) throws -> Void) throws {
         if case .entry(let entry, let line) = element, let item = entry.item {
             for p in [item.organizer].compactMap({ $0 }) + item.attendees + item.alarms.flatMap(\.attendees) {

@@ -5,6 +5,7 @@ import Foundation
 /// value and one column per format (what `calport formats --vocabulary` prints). In a cell the
 /// first word is the one written; the others are also read.
 public struct VocabularyTable: Sendable {
+    /// The tables, one column each, EventKit's first.
     public let vocabularies: [ParticipantVocabulary]
 
     /// The registry's vocabularies (EventKit's first) with a run's overrides applied.
