@@ -6,7 +6,7 @@ let package = Package(
     products: [
         .library(
             name: "CalPort",
-            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat"]),
+            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "JCalFormat"]),
         .executable(name: "calport", targets: ["calport"]),
     ],
     dependencies: [
@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "CalendarModel"),
         .target(name: "ICalendarData", dependencies: ["CalendarModel"]),
         .target(name: "ICSFormat", dependencies: ["CalendarModel", "ICalendarData"], path: "Sources/Formats/ICS"),
-        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat", "JSONFormat"]),
+        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat", "JSONFormat", "JCalFormat"]),
         .executableTarget(
             name: "calport",
             dependencies: ["Conversion", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -40,8 +40,13 @@ let package = Package(
         .testTarget(name: "ConversionTests", dependencies: ["Conversion", "CalendarTestSupport"], resources: [.copy("Fixtures")]),
         .target(name: "JSONCoding", dependencies: ["CalendarModel"], path: "Sources/Formats/JSONCoding"),
         .target(name: "JSONFormat", dependencies: ["CalendarModel", "JSONCoding"], path: "Sources/Formats/JSON"),
+        .target(name: "JCalFormat", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding"], path: "Sources/Formats/JCal"),
         .testTarget(
             name: "JSONFormatTests", dependencies: ["JSONFormat", "JSONCoding", "CalendarModel", "CalendarTestSupport", "Conversion"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "JCalFormatTests",
+            dependencies: ["JCalFormat", "JSONCoding", "ICalendarData", "CalendarModel", "CalendarTestSupport", "Conversion"],
             resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],

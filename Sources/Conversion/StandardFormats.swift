@@ -1,5 +1,6 @@
 import CalendarModel
 import ICSFormat
+import JCalFormat
 import JSONFormat
 
 /// The one list of formats calport knows. Adding a format is adding its folder and one line here.
@@ -9,6 +10,7 @@ public enum StandardFormats {
         ICSFormat(),
         NativeJSONFormat(),
         JSONLinesFormat(),
+        JCalFormat(),
     ]
 
     /// The registry built from `all`; a duplicate id stops the program at start-up, loudly.
