@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Validate calport JSON output against a JSON Schema (draft 2020-12).
 
-Usage: validate.py SCHEMA FILE... [--lines] [--def NAME]
+Usage: validate.py SCHEMA FILE... [--lines | --sequence] [--def NAME]
   --lines     each FILE is JSON Lines: every non-empty line is validated on its own.
+  --sequence  each FILE holds one or more JSON values one after another (jCal with several
+              calendars); each value is validated on its own.
   --def NAME  validate against SCHEMA's #/$defs/NAME instead of the root.
 Prints one line per error (file:line: error: message at path) and exits 1 when any.
 Needs: pip install jsonschema
@@ -18,6 +20,10 @@ def main(argv):
     lines = "--lines" in args
     if lines:
         args.remove("--lines")
+    sequence = "--sequence" in args
+    if sequence:
+        args.remove("--sequence")
+        lines = "sequence"
     definition = None
     if "--def" in args:
         i = args.index("--def")
@@ -42,7 +48,23 @@ def validate_file(validator, data_path, lines):
     with open(data_path, encoding="utf-8") as f:
         text = f.read()
     documents = []
-    if lines:
+    if lines == "sequence":
+        decoder = json.JSONDecoder()
+        i = 0
+        while True:
+            while i < len(text) and text[i].isspace():
+                i += 1
+            if i >= len(text):
+                break
+            number = text.count("\n", 0, i) + 1
+            try:
+                _, end = decoder.raw_decode(text, i)
+            except json.JSONDecodeError as e:
+                print(f"{data_path}:{e.lineno}: error: not JSON: {e.msg}")
+                return 1
+            documents.append((number, text[i:end]))
+            i = end
+    elif lines:
         for number, line in enumerate(text.split("\n"), start=1):
             if line.strip():
                 documents.append((number, line))

@@ -68,6 +68,12 @@ struct JCalValueDecoder {
         // RFC 7265 §3.5.1: the type replaces VALUE; a VALUE that slipped in is ignored for typing.
         let values = Array(a.dropFirst(3))
         var value = try self.value(values, type: type, property: name, parameters: params, path: path)
+        if case .unknown(nil, let literal) = value, let i = params.firstIndex(where: { $0.name == JSONOutput.declaredTypeParameter }),
+            params[i].values.count == 1
+        {
+            value = .unknown(type: params[i].value, literal: literal)
+            params.remove(at: i)
+        }
         if params.filter({ $0.name == "TZID" }).count == 1, let i = params.firstIndex(where: { $0.name == "TZID" }),
             params[i].values.count == 1, Self.anchor(&value, in: params[i].value)
         {

@@ -20,6 +20,10 @@ extension JSONOutput {
         endArray()
     }
 
+    /// The parameter that keeps the declared type of a value written as `unknown` because it
+    /// did not parse as that type (`X-MAYBE;VALUE=BOOLEAN:MAYBE`).
+    static let declaredTypeParameter = "X-CALPORT-VALUE-TYPE"
+
     /// The zone a TZID parameter must name for a value, if any (the model keeps it in the value).
     private static func anchorZone(_ value: PropertyValue) -> String? {
         switch value {
@@ -49,6 +53,11 @@ extension JSONOutput {
         }
         for parameter in p.parameters where parameter.name != "VALUE" {
             jcalParameter(parameter.name, parameter.values)
+        }
+        if case .unknown(let type?, _) = p.value, ValueType(rawValue: type.uppercased()) != nil {
+            // A value that did not parse as its declared type: jCal cannot carry it under that
+            // type, so it travels as `unknown` and the declared type in a parameter of its own.
+            jcalParameter(Self.declaredTypeParameter, [type])
         }
         endObject()
         jcalValue(p.value, definition: PropertyTable.definition(p.name))
@@ -117,8 +126,12 @@ extension JSONOutput {
                 beginArray()
                 for part in parts { string(part) }
                 endArray()
+            } else if let type, ValueType(rawValue: type.uppercased()) == nil {
+                // An extension value type (VALUE=X-…): jCal names it as it is.
+                string(type.lowercased())
+                string(literal)
             } else {
-                string(type?.lowercased() ?? "unknown")
+                string("unknown")
                 string(literal)
             }
         }
