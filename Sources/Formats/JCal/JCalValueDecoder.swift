@@ -176,9 +176,12 @@ struct JCalValueDecoder {
                 } else {
                     throw Mismatch(message: "a period is [start, end or duration]")
                 }
-                guard parts.count == 2, let start = ISO8601Text.parseDateTime(parts[0]) else { throw Mismatch(message: "\(parts)") }
+                // Dates are accepted where RFC 5545 wants date-times, as the ICS reader accepts them.
+                guard parts.count == 2, let start = ISO8601Text.parseDateTime(parts[0], allowDate: true) else {
+                    throw Mismatch(message: "\(parts)")
+                }
                 if let d = ISO8601Text.parseDuration(parts[1]) { return CalendarPeriod(start: start, extent: .duration(d)) }
-                guard let end = ISO8601Text.parseDateTime(parts[1]) else { throw Mismatch(message: "'\(parts[1])'") }
+                guard let end = ISO8601Text.parseDateTime(parts[1], allowDate: true) else { throw Mismatch(message: "'\(parts[1])'") }
                 return CalendarPeriod(start: start, extent: .end(end))
             })
         case .duration:

@@ -21,7 +21,7 @@ extension JSONOutput {
     }
 
     /// The parameter that keeps the declared type of a value written as `unknown` because it
-    /// did not parse as that type (`X-MAYBE;VALUE=BOOLEAN:MAYBE`).
+    /// did not parse as that type (`X-MAYBE;VALUE=BOOLEAN:MAYBE`) or is of an extension type.
     static let declaredTypeParameter = "X-CALPORT-VALUE-TYPE"
 
     /// The zone a TZID parameter must name for a value, if any (the model keeps it in the value).
@@ -54,9 +54,10 @@ extension JSONOutput {
         for parameter in p.parameters where parameter.name != "VALUE" {
             jcalParameter(parameter.name, parameter.values)
         }
-        if case .unknown(let type?, _) = p.value, ValueType(rawValue: type.uppercased()) != nil {
-            // A value that did not parse as its declared type: jCal cannot carry it under that
-            // type, so it travels as `unknown` and the declared type in a parameter of its own.
+        if case .unknown(let type?, _) = p.value {
+            // A value that did not parse as its declared type, or of a type no table knows:
+            // jCal cannot carry it under that type, so it travels as `unknown` (RFC 7265 §5)
+            // and the declared type, spelled as the source spelled it, in a parameter of its own.
             jcalParameter(Self.declaredTypeParameter, [type])
         }
         endObject()
@@ -126,10 +127,6 @@ extension JSONOutput {
                 beginArray()
                 for part in parts { string(part) }
                 endArray()
-            } else if let type, ValueType(rawValue: type.uppercased()) == nil {
-                // An extension value type (VALUE=X-…): jCal names it as it is.
-                string(type.lowercased())
-                string(literal)
             } else {
                 string("unknown")
                 string(literal)
@@ -138,7 +135,8 @@ extension JSONOutput {
     }
 
     /// The unescaped parts of structured text, or nil when escaping them again would not give
-    /// the same text (an unescaped comma, say), in which case the value stays `unknown`.
+    /// the same text (an unescaped comma, say) or the count is not two or three, in which case
+    /// the value stays `unknown`.
     static func structuredParts(_ literal: String) -> [String]? {
         var parts: [String] = []
         var current = ""
@@ -161,6 +159,8 @@ extension JSONOutput {
         }
         guard !escaped else { return nil }
         parts.append(current)
+        // RFC 7265 §3.4.1.2 allows two or three parts; other counts stay `unknown`.
+        guard (2...3).contains(parts.count) else { return nil }
         return parts.map(JCalValueDecoder.escapeText).joined(separator: ";") == literal ? parts : nil
     }
 
