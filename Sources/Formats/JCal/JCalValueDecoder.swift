@@ -15,13 +15,13 @@ struct JCalValueDecoder {
     let log: DiagnosticLog
 
     func fail(_ path: String, _ message: String) -> CalendarError {
-        CalendarError(.data, file: file, line: line, location: path, message)
+        CalendarError(.data, file: file, line: line, location: path.isEmpty ? nil : path, message)
     }
 
     /// A repair lenient mode makes and says so; strict mode refuses it.
     func repair(_ path: String, _ message: String) throws {
         if strict { throw fail(path, message) }
-        log.warning(file: file, line: line, location: path, message)
+        log.warning(file: file, line: line, location: path.isEmpty ? nil : path, message)
     }
 
     func component(_ v: JSONValue, _ path: String) throws -> Component {
