@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(
             name: "ICSFormatTests", dependencies: ["ICSFormat", "ICalendarData", "Conversion", "CalendarTestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "ConversionTests", dependencies: ["Conversion", "CalendarTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ConversionTests", dependencies: ["Conversion", "ICSFormat", "CalendarTestSupport"]),
         .target(name: "JSONCoding", dependencies: ["CalendarModel"], path: "Sources/Formats/JSONCoding"),
         .target(name: "JSONFormat", dependencies: ["CalendarModel", "JSONCoding"], path: "Sources/Formats/JSON"),
         .target(name: "JCalFormat", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding"], path: "Sources/Formats/JCal"),

@@ -32,20 +32,21 @@ public struct ParticipantVocabulary: Sendable {
     }
 
     private func same(_ a: String, _ b: String) -> Bool {
-        caseInsensitive ? a.caseInsensitiveCompare(b) : a == b
+        a == b || (caseInsensitive && a.caseInsensitiveCompare(b))
     }
 
     /// The role a word names; an unknown word becomes `.other(word)` so it is kept.
     public func role(for word: String) -> ParticipantRole {
-        roles.first { same($0.1, word) }?.0 ?? .other(word)
+        // Exact spelling first: it is the common case and needs no case folding.
+        roles.first { $0.1 == word }?.0 ?? roles.first { same($0.1, word) }?.0 ?? .other(word)
     }
 
     public func status(for word: String) -> ParticipantStatus {
-        statuses.first { same($0.1, word) }?.0 ?? .other(word)
+        statuses.first { $0.1 == word }?.0 ?? statuses.first { same($0.1, word) }?.0 ?? .other(word)
     }
 
     public func type(for word: String) -> ParticipantType {
-        types.first { same($0.1, word) }?.0 ?? .other(word)
+        types.first { $0.1 == word }?.0 ?? types.first { same($0.1, word) }?.0 ?? .other(word)
     }
 
     /// The word to write for a role, or nil when this format cannot express it.

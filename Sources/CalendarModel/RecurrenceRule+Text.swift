@@ -177,22 +177,48 @@ extension CalendarDateTime {
 
     /// RFC 5545's basic form; zoned values print their wall time (the zone travels in TZID).
     public var basicISO: String {
-        func pad(_ n: Int, _ width: Int) -> String {
-            let s = String(abs(n))
-            return (n < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - s.count)) + s
+        // Written digit by digit: this runs for every date-time of every conversion.
+        guard (0...9999).contains(date.year) else {
+            let y = String(date.year)
+            return y + String(CalendarDateTime(date: CalendarDate(year: 2000, month: date.month, day: date.day), time: time, reference: reference).basicISO.dropFirst(4))
         }
-        var s = pad(date.year, 4) + pad(date.month, 2) + pad(date.day, 2)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        func digits(_ n: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            var v = n
+            while divisor > 0 {
+                bytes.append(UInt8(48 + v / divisor))
+                v %= divisor
+                divisor /= 10
+            }
+        }
+        digits(date.year, 4)
+        digits(date.month, 2)
+        digits(date.day, 2)
         if let time {
-            s += "T" + pad(time.hour, 2) + pad(time.minute, 2) + pad(time.second, 2)
-            if reference == .utc { s += "Z" }
+            bytes.append(UInt8(ascii: "T"))
+            digits(time.hour, 2)
+            digits(time.minute, 2)
+            digits(time.second, 2)
+            if reference == .utc { bytes.append(UInt8(ascii: "Z")) }
         }
-        return s
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
 extension Substring {
+    /// The text without leading and trailing spaces; rules almost never have any, so that
+    /// case costs one scan and no copy beyond the String itself.
     fileprivate var trimmingSpaces: String {
-        String(self.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        let u = utf8
+        guard u.first == 0x20 || u.last == 0x20 else { return String(self) }
+        var start = u.startIndex
+        var end = u.endIndex
+        while start < end, u[start] == 0x20 { start = u.index(after: start) }
+        while end > start, u[u.index(before: end)] == 0x20 { end = u.index(before: end) }
+        return String(self[start..<end])
     }
 }
 

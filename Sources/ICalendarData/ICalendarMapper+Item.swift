@@ -239,7 +239,7 @@ extension ICalendarMapper {
     }
 
     static func status(_ word: String) -> CalendarItem.Status {
-        switch word.uppercased() {
+        switch word.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) ? word.uppercased() : word {
         case "TENTATIVE": .tentative
         case "CONFIRMED": .confirmed
         case "CANCELLED": .cancelled
@@ -267,7 +267,7 @@ extension ICalendarMapper {
     }
 
     static func classification(_ word: String) -> CalendarItem.Classification {
-        switch word.uppercased() {
+        switch word.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) ? word.uppercased() : word {
         case "PUBLIC": .public
         case "PRIVATE": .private
         case "CONFIDENTIAL": .confidential

@@ -67,7 +67,7 @@ public enum PropertyTable {
         // Calendar-level X- properties with well-known meaning (Apple, Google, Microsoft)
         "X-WR-CALNAME": .init(.text), "X-WR-CALDESC": .init(.text), "X-WR-TIMEZONE": .init(.text),
         "X-WR-RELCALID": .init(.text), "X-APPLE-CALENDAR-COLOR": .init(.text), "X-PUBLISHED-TTL": .init(.duration),
-        "X-APPLE-STRUCTURED-LOCATION": .init(.uri), "X-APPLE-PROXIMITY": .init(.text), "X-WR-ALARMUID": .init(.text),
+        "X-APPLE-PROXIMITY": .init(.text), "X-WR-ALARMUID": .init(.text),
     ]
 
     /// The definition of a property, or nil for X- and unknown names.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `calport` command: moves calendar data among ICS, CSV, JSON and CalDAV XML.
 @main
@@ -7,4 +8,19 @@ struct CalPortCommand: ParsableCommand {
         commandName: "calport",
         abstract: "Convert calendar data among ICS, CSV, JSON and CalDAV XML, faithfully.",
         subcommands: [ConvertCommand.self, InspectCommand.self, FormatsCommand.self])
+
+    /// Runs the command, reporting usage errors with status 2 (DEVELOPERS.md) rather than
+    /// ArgumentParser's 64.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(ExitStatus.usage)
+            }
+            exit(withError: error)
+        }
+    }
 }

@@ -24,14 +24,18 @@ extension ContentLine {
             throw fail("content line has no ':' (\"\(preview)\(bytes.count > 40 ? "…" : "")\")")
         }
         guard i > 0 else { throw fail("content line has no property name") }
-        let name = try text(bytes[0..<i], line: line, options: options, log: log).uppercased()
-        guard name.utf8.allSatisfy(isNameByte) else { throw fail("invalid property name '\(name)'") }
+        guard bytes[0..<i].allSatisfy(isNameByte) else {
+            throw fail("invalid property name '\(String(decoding: bytes[0..<i], as: UTF8.self))'")
+        }
+        let name = upperASCII(bytes[0..<i])
         var parameters: [Parameter] = []
         while i < n, bytes[i] == UInt8(ascii: ";") {
             i += 1
             let nameStart = i
             while i < n, bytes[i] != UInt8(ascii: "="), bytes[i] != UInt8(ascii: ":"), bytes[i] != UInt8(ascii: ";") { i += 1 }
-            let parameterName = try text(bytes[nameStart..<i], line: line, options: options, log: log).uppercased()
+            let parameterName = bytes[nameStart..<i].allSatisfy(isNameByte)
+                ? upperASCII(bytes[nameStart..<i])
+                : try text(bytes[nameStart..<i], line: line, options: options, log: log).uppercased()
             guard i < n, bytes[i] == UInt8(ascii: "=") else {
                 // A parameter without '=' (seen in old exports: ";ENCODING;CHARSET=…") is kept
                 // as a valueless parameter so it round-trips.
@@ -67,6 +71,14 @@ extension ContentLine {
         guard i < n, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after the parameters of \(name)") }
         let value = try text(bytes[(i + 1)...], line: line, options: options, log: log)
         return ContentLine(name: name, parameters: parameters, value: value, line: line)
+    }
+
+    /// Upper-cases an ASCII name without going through Unicode case mapping; names are
+    /// nearly always upper-case already, and then nothing is copied but the String.
+    @inline(__always)
+    private static func upperASCII(_ slice: ArraySlice<UInt8>) -> String {
+        if !slice.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) { return String(decoding: slice, as: UTF8.self) }
+        return String(decoding: slice.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
     }
 
     @inline(__always)

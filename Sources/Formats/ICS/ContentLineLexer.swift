@@ -54,11 +54,15 @@ struct ContentLineLexer {
             readAny = true
             // Scan the buffer for CR or LF without per-byte bookkeeping.
             let start = position
-            var i = position
-            while i < end {
-                let b = buffer[i]
-                if b == 0x0A || b == 0x0D { break }
-                i += 1
+            let limit = end
+            let i = buffer.withUnsafeBufferPointer { b -> Int in
+                var j = start
+                while j < limit {
+                    let c = b[j]
+                    if c == 0x0A || c == 0x0D { break }
+                    j += 1
+                }
+                return j
             }
             if i > start {
                 if current.count + (i - start) > Self.maximumLineLength {

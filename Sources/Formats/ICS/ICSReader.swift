@@ -17,6 +17,7 @@ public struct ICSReader: CalendarReader {
     }
 
     private var stack: [OpenComponent] = []
+    private static let topLevelComponents: Set<String> = ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "VAVAILABILITY"]
     /// The VCALENDAR's own properties, until its first component begins.
     private var calendarProperties: [Property] = []
     private var calendarAnnounced = false
@@ -122,6 +123,13 @@ public struct ICSReader: CalendarReader {
                 try openImplicitCalendar(lineNumber, "BEGIN:\(name) outside of a VCALENDAR")
             }
             if stack.count == 1 { announceCalendar() }
+            // Components that only stand at the top of a calendar close whatever is still open.
+            if stack.count > 1 && Self.topLevelComponents.contains(name) {
+                while stack.count > 1, let top = stack.last {
+                    try repair(lineNumber, "missing END:\(top.component.name) for BEGIN at line \(top.line); closed before BEGIN:\(name)")
+                    try close()
+                }
+            }
             if name == "VCALENDAR" && !stack.isEmpty {
                 // A new calendar before the last one ended: close what is open.
                 try repair(lineNumber, "BEGIN:VCALENDAR inside \(stack.last!.component.name) (line \(stack.last!.line)); the open components are closed first")
@@ -201,7 +209,7 @@ public struct ICSReader: CalendarReader {
             try close()
         } else if !stack.isEmpty {
             let innermost = stack.last!
-            try repair(nil, "input ends inside BEGIN:\(innermost.component.name) at line \(innermost.line) (truncated file?)")
+            try repair(innermost.line, "input ends inside BEGIN:\(innermost.component.name) at line \(innermost.line) (truncated file?)")
             while !stack.isEmpty { try close() }
         } else if !sawCalendar {
             throw error(nil, "no VCALENDAR found (empty input or not iCalendar)")

@@ -60,7 +60,16 @@ public struct ICSWriter: CalendarWriter {
 
     private mutating func append(_ property: Property) {
         let definition = PropertyTable.definition(property.name)
-        let (text, declaredType) = ValueCodec.format(property.value, definition: definition)
+        // TEXT is most of every file: escape it straight into the line instead of building Strings.
+        var directText: [String]?
+        var text = ""
+        var declaredType: String?
+        if case .text(let parts) = property.value {
+            directText = parts
+            declaredType = definition == nil ? "TEXT" : (definition!.defaultType == .text ? nil : "TEXT")
+        } else {
+            (text, declaredType) = ValueCodec.format(property.value, definition: definition)
+        }
         line.removeAll(keepingCapacity: true)
         line.append(contentsOf: property.name.utf8)
         if let zone = Self.anchorZone(property.value), !property.parameters.contains(where: { $0.name == "TZID" }) {
@@ -74,7 +83,14 @@ public struct ICSWriter: CalendarWriter {
         }
         for parameter in property.parameters { appendParameter(parameter) }
         line.append(UInt8(ascii: ":"))
-        line.append(contentsOf: text.utf8)
+        if let directText {
+            for (index, part) in directText.enumerated() {
+                if index > 0 { line.append(UInt8(ascii: ",")) }
+                ValueCodec.appendEscaped(part, to: &line)
+            }
+        } else {
+            line.append(contentsOf: text.utf8)
+        }
         fold(line)
     }
 
@@ -96,7 +112,8 @@ public struct ICSWriter: CalendarWriter {
         for (index, value) in parameter.values.enumerated() {
             if index > 0 { line.append(UInt8(ascii: ",")) }
             let encoded = Self.caretEncoded(value)
-            if encoded.utf8.contains(where: { $0 == 0x3A || $0 == 0x3B || $0 == 0x2C }) || (value.isEmpty && parameter.values.count > 1) {
+            var probe = encoded
+            if probe.withUTF8({ $0.contains { $0 == 0x3A || $0 == 0x3B || $0 == 0x2C } }) || (value.isEmpty && parameter.values.count > 1) {
                 line.append(UInt8(ascii: "\""))
                 line.append(contentsOf: encoded.utf8)
                 line.append(UInt8(ascii: "\""))
@@ -108,7 +125,8 @@ public struct ICSWriter: CalendarWriter {
 
     /// RFC 6868: ^ → ^^, newline → ^n, " → ^'.
     private static func caretEncoded(_ value: String) -> String {
-        guard value.utf8.contains(where: { $0 == 0x5E || $0 == 0x0A || $0 == 0x22 || $0 == 0x0D }) else { return value }
+        var probe = value
+        guard probe.withUTF8({ $0.contains { $0 == 0x5E || $0 == 0x0A || $0 == 0x22 || $0 == 0x0D } }) else { return value }
         var out = ""
         for c in value {
             switch c {

@@ -48,6 +48,12 @@ struct PropertyDecoder {
             log.warning(file: options.sourceName, line: line.line, "\(line.name): \(failure.message); kept as text")
             return Property(name: line.name, parameters: parameters, value: .unknown(type: declared, literal: line.value))
         }
+        if case .recurrence(let rule) = value, let problem = rule.validationProblems.first {
+            if options.strict {
+                throw CalendarError(.data, file: options.sourceName, line: line.line, "\(line.name): \(problem)")
+            }
+            log.warning(file: options.sourceName, line: line.line, "\(line.name): \(problem)")
+        }
         if type == .date, case .dateTimes(let d) = value, d.contains(where: { !$0.isDateOnly }) {
             // VALUE=DATE with a date-time value: keep it verbatim rather than guess.
             log.warning(file: options.sourceName, line: line.line, "\(line.name): VALUE=DATE but a DATE-TIME value; kept as text")

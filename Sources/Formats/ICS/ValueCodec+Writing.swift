@@ -71,6 +71,35 @@ extension ValueCodec {
         return s
     }
 
+    /// Appends TEXT escaped (RFC 5545 §3.3.11) to a byte buffer.
+    static func appendEscaped(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            // Most text needs no escaping: copy it in one piece.
+            if !bytes.contains(where: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 == 0x0A || $0 == 0x0D }) {
+                out.append(contentsOf: bytes)
+                return
+            }
+            var i = 0
+            let n = bytes.count
+            while i < n {
+                let b = bytes[i]
+                switch b {
+                case 0x5C: out.append(0x5C); out.append(0x5C)
+                case 0x3B: out.append(0x5C); out.append(0x3B)
+                case 0x2C: out.append(0x5C); out.append(0x2C)
+                case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+                case 0x0D:
+                    out.append(0x5C)
+                    out.append(UInt8(ascii: "n"))
+                    if i + 1 < n, bytes[i + 1] == 0x0A { i += 1 }
+                default: out.append(b)
+                }
+                i += 1
+            }
+        }
+    }
+
     /// TEXT escaping (RFC 5545 §3.3.11).
     static func escape(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 == 0x0A || $0 == 0x0D }) else { return text }

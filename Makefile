@@ -1,0 +1,39 @@
+# calport — two commands on a fresh machine: `make demo` and `make test` (both run `make deps`).
+SWIFT ?= swift
+APT_PACKAGES := libicu-dev libxml2-dev pkg-config
+PIP_PACKAGES := jsonschema python-dateutil
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build demo test lint format bench clean
+
+# Installs the C libraries and the Python test oracles when missing; does nothing when present.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+	@python3 -c "import jsonschema, dateutil" 2>/dev/null || python3 -m pip install -q $(PIP_PACKAGES)
+
+build: deps
+	$(SWIFT) build
+
+# Converts a real-looking Google export to calport's JSON and prints it.
+demo: build
+	@echo "== calport inspect samples/google-family.ics"
+	@$(SWIFT) run -q calport inspect samples/google-family.ics
+	@echo "== calport convert samples/google-family.ics -t json"
+	@$(SWIFT) run -q calport convert samples/google-family.ics -t json
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+lint:
+	$(SWIFT) format lint --strict -r Sources Tests
+
+format:
+	$(SWIFT) format -i -r Sources Tests
+
+clean:
+	rm -rf .build
