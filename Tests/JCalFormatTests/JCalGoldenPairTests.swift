@@ -1,6 +1,7 @@
 import CalendarModel
 import CalendarTestSupport
 import Foundation
+import JCalCoding
 import JSONCoding
 import XCTest
 

@@ -2,6 +2,7 @@ import CalendarModel
 import CalendarTestSupport
 import Conversion
 import Foundation
+import JCalCoding
 import JSONCoding
 import XCTest
 

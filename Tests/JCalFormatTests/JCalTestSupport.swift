@@ -3,6 +3,7 @@ import CalendarTestSupport
 import Conversion
 import Foundation
 import ICSFormat
+import JCalCoding
 import JSONCoding
 import XCTest
 

@@ -1,5 +1,6 @@
 import CalendarModel
 import ICalendarData
+import JCalCoding
 import JSONCoding
 
 /// Reads jCal (RFC 7265) one top-level component at a time: the pull parser walks the

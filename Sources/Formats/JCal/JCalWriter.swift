@@ -1,5 +1,6 @@
 import CalendarModel
 import ICalendarData
+import JCalCoding
 import JSONCoding
 
 /// Writes jCal (RFC 7265) as elements arrive: the calendar's properties, then one component

@@ -8,7 +8,8 @@ import JSONCoding
 /// their JSON forms. Properties whose type the table does not know and whose value is
 /// untyped are written as `unknown` with their raw iCalendar text (§5.1).
 extension JSONOutput {
-    mutating func jcalComponent(_ c: Component) {
+    /// Writes a component as `[name, [properties], [components]]`.
+    public mutating func jcalComponent(_ c: Component) {
         beginArray()
         string(c.name.lowercased())
         beginArray()
@@ -22,7 +23,7 @@ extension JSONOutput {
 
     /// The parameter that keeps the declared type of a value written as `unknown` because it
     /// did not parse as that type (`X-MAYBE;VALUE=BOOLEAN:MAYBE`) or is of an extension type.
-    static let declaredTypeParameter = "X-CALPORT-VALUE-TYPE"
+    public static let declaredTypeParameter = "X-CALPORT-VALUE-TYPE"
 
     /// The zone a TZID parameter must name for a value, if any (the model keeps it in the value).
     private static func anchorZone(_ value: PropertyValue) -> String? {
@@ -44,7 +45,8 @@ extension JSONOutput {
         }
     }
 
-    mutating func jcalProperty(_ p: Property) {
+    /// Writes a property as `[name, {parameters}, type, value, …]`.
+    public mutating func jcalProperty(_ p: Property) {
         beginArray()
         string(p.name.lowercased())
         beginObject()
@@ -137,7 +139,7 @@ extension JSONOutput {
     /// The unescaped parts of structured text, or nil when escaping them again would not give
     /// the same text (an unescaped comma, say) or the count is not two or three, in which case
     /// the value stays `unknown`.
-    static func structuredParts(_ literal: String) -> [String]? {
+    public static func structuredParts(_ literal: String) -> [String]? {
         var parts: [String] = []
         var current = ""
         var escaped = false
@@ -177,7 +179,7 @@ extension JSONOutput {
     }
 
     /// RFC 7265 §3.6.10: one member per rule part, a single value bare, several in an array.
-    mutating func jcalRecurrence(_ r: RecurrenceRule) {
+    public mutating func jcalRecurrence(_ r: RecurrenceRule) {
         beginObject()
         if let scale = r.scale {
             key("rscale")

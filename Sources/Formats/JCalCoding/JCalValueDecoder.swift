@@ -8,23 +8,33 @@ import JSONCoding
 /// the jCal type (so no VALUE parameter), TZID moved into the date-times it anchors,
 /// REQUEST-STATUS kept as its iCalendar text, and anything that does not parse kept as an
 /// `.unknown` value with a warning (an error in strict mode).
-struct JCalValueDecoder {
-    let file: String
-    let line: Int
-    let strict: Bool
-    let log: DiagnosticLog
+public struct JCalValueDecoder {
+    public let file: String
+    public let line: Int
+    public let strict: Bool
+    public let log: DiagnosticLog
 
-    func fail(_ path: String, _ message: String) -> CalendarError {
+    /// A decoder whose errors and warnings name `file` and `line`.
+    public init(file: String, line: Int, strict: Bool, log: DiagnosticLog) {
+        self.file = file
+        self.line = line
+        self.strict = strict
+        self.log = log
+    }
+
+    /// An error at `path` (a JSON pointer into the value being read).
+    public func fail(_ path: String, _ message: String) -> CalendarError {
         CalendarError(.data, file: file, line: line, location: path.isEmpty ? nil : path, message)
     }
 
     /// A repair lenient mode makes and says so; strict mode refuses it.
-    func repair(_ path: String, _ message: String) throws {
+    public func repair(_ path: String, _ message: String) throws {
         if strict { throw fail(path, message) }
         log.warning(file: file, line: line, location: path.isEmpty ? nil : path, message)
     }
 
-    func component(_ v: JSONValue, _ path: String) throws -> Component {
+    /// A jCal component, `[name, [properties], [components]]`.
+    public func component(_ v: JSONValue, _ path: String) throws -> Component {
         guard let a = v.arrayValue, a.count == 3, let name = a[0].stringValue, let props = a[1].arrayValue,
             let comps = a[2].arrayValue
         else {
@@ -36,7 +46,8 @@ struct JCalValueDecoder {
             components: try comps.enumerated().map { try component($1, "\(path)/2/\($0)") })
     }
 
-    func parameters(_ v: JSONValue, _ path: String) throws -> [Parameter] {
+    /// A jCal parameter object.
+    public func parameters(_ v: JSONValue, _ path: String) throws -> [Parameter] {
         guard let o = v.objectValue else { throw fail(path, "parameters must be an object") }
         return try o.members.map { m in
             let name = m.key.uppercased()
@@ -59,7 +70,8 @@ struct JCalValueDecoder {
         }
     }
 
-    func property(_ v: JSONValue, _ path: String) throws -> Property {
+    /// A jCal property, `[name, {parameters}, type, value, …]`.
+    public func property(_ v: JSONValue, _ path: String) throws -> Property {
         guard let a = v.arrayValue, a.count >= 3, let rawName = a[0].stringValue, let type = a[2].stringValue else {
             throw fail(path, "a jCal property is [name, {parameters}, type, value, …]")
         }
@@ -84,7 +96,7 @@ struct JCalValueDecoder {
 
     /// Puts every floating date-time into `zone`, as the ICS reader does with TZID; false when
     /// the value holds something a zone cannot anchor.
-    static func anchor(_ value: inout PropertyValue, in zone: String) -> Bool {
+    public static func anchor(_ value: inout PropertyValue, in zone: String) -> Bool {
         func anchorable(_ d: CalendarDateTime) -> Bool { !d.isDateOnly && d.reference == .floating }
         func anchored(_ d: CalendarDateTime) -> CalendarDateTime { CalendarDateTime(date: d.date, time: d.time, reference: .zone(zone)) }
         switch value {
@@ -126,7 +138,8 @@ struct JCalValueDecoder {
         values.map { $0.stringValue ?? $0.description }.joined(separator: ",")
     }
 
-    func value(_ values: [JSONValue], type rawType: String, property: String, parameters: [Parameter], path: String) throws -> PropertyValue {
+    /// The typed value of a property from its jCal type and value elements.
+    public func value(_ values: [JSONValue], type rawType: String, property: String, parameters: [Parameter], path: String) throws -> PropertyValue {
         let typeName = rawType.lowercased()
         if typeName == "unknown" {
             guard values.count == 1, let s = values[0].stringValue else { throw fail(path, "an unknown value is one string") }
@@ -238,7 +251,8 @@ struct JCalValueDecoder {
 
     /// RFC 7265 §3.6.10: the object's parts become RFC 5545 rule text, parsed by the model's own
     /// rule parser so both syntaxes are checked alike.
-    func recurrence(_ o: JSONObject) throws -> RecurrenceRule {
+    /// A jCal recurrence rule object.
+    public func recurrence(_ o: JSONObject) throws -> RecurrenceRule {
         var parts: [String] = []
         for m in o.members {
             let key = m.key.uppercased()
@@ -265,7 +279,7 @@ struct JCalValueDecoder {
     }
 
     /// RFC 5545 §3.3.11 TEXT escaping.
-    static func escapeText(_ s: String) -> String {
+    public static func escapeText(_ s: String) -> String {
         var out = ""
         for c in s {
             switch c {
