@@ -6,7 +6,7 @@ let package = Package(
     products: [
         .library(
             name: "CalPort",
-            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "JCalCoding", "JCalFormat"]),
+            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "JCalCoding", "JCalFormat", "JSCalendarFormat"]),
         .executable(name: "calport", targets: ["calport"]),
     ],
     dependencies: [
@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "CalendarModel"),
         .target(name: "ICalendarData", dependencies: ["CalendarModel"]),
         .target(name: "ICSFormat", dependencies: ["CalendarModel", "ICalendarData"], path: "Sources/Formats/ICS"),
-        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat", "JSONFormat", "JCalFormat"]),
+        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat", "JSONFormat", "JCalFormat", "JSCalendarFormat"]),
         .executableTarget(
             name: "calport",
             dependencies: ["Conversion", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -42,12 +42,22 @@ let package = Package(
         .target(name: "JSONFormat", dependencies: ["CalendarModel", "JSONCoding"], path: "Sources/Formats/JSON"),
         .target(name: "JCalCoding", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding"], path: "Sources/Formats/JCalCoding"),
         .target(name: "JCalFormat", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding", "JCalCoding"], path: "Sources/Formats/JCal"),
+        .target(
+            name: "JSCalendarFormat", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding", "JCalCoding"],
+            path: "Sources/Formats/JSCalendar"),
         .testTarget(
             name: "JSONFormatTests", dependencies: ["JSONFormat", "JSONCoding", "CalendarModel", "CalendarTestSupport", "Conversion"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "JCalFormatTests",
             dependencies: ["JCalFormat", "JCalCoding", "JSONCoding", "ICalendarData", "CalendarModel", "CalendarTestSupport", "Conversion"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "JSCalendarFormatTests",
+            dependencies: [
+                "JSCalendarFormat", "JCalCoding", "JSONCoding", "ICalendarData", "ICSFormat", "CalendarModel", "CalendarTestSupport",
+                "Conversion",
+            ],
             resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],

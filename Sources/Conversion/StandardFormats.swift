@@ -1,6 +1,7 @@
 import CalendarModel
 import ICSFormat
 import JCalFormat
+import JSCalendarFormat
 import JSONFormat
 
 /// The one list of formats calport knows. Adding a format is adding its folder and one line here.
@@ -11,6 +12,7 @@ public enum StandardFormats {
         NativeJSONFormat(),
         JSONLinesFormat(),
         JCalFormat(),
+        JSCalendarFormat(),
     ]
 
     /// The registry built from `all`; a duplicate id stops the program at start-up, loudly.
