@@ -44,7 +44,7 @@ struct JSCalendarDecoder {
     private mutating func anchored(_ local: CalendarDateTime, zone: String?, dateOnly: Bool) -> CalendarDateTime {
         if dateOnly, local.time == TimeOfDay(hour: 0, minute: 0, second: 0) { return CalendarDateTime(date: local.date) }
         guard let zone else { return local }
-        if zone == "Etc/UTC" || zone == "UTC" || zone == "Etc/GMT" {
+        if zone == "Etc/UTC" || zone == "UTC" {
             return CalendarDateTime(date: local.date, time: local.time, reference: .utc)
         }
         return CalendarDateTime(date: local.date, time: local.time, reference: .zone(zone))
@@ -146,8 +146,10 @@ struct JSCalendarDecoder {
             i.start = anchored(try localDateTime(s, "\(path)/start"), zone: zone, dateOnly: dateOnly)
         }
         if let rid = try string(o, "recurrenceId", path) {
+            // RFC 8984 §4.1.3: the recurrence id is in recurrenceIdTimeZone when given, else the start's.
             let ridZone = o["recurrenceIdTimeZone"] == nil ? zone : try string(o, "recurrenceIdTimeZone", path)
-            i.recurrenceID = anchored(try localDateTime(rid, "\(path)/recurrenceId"), zone: ridZone, dateOnly: dateOnly)
+            i.recurrenceID = anchored(
+                try localDateTime(rid, "\(path)/recurrenceId"), zone: ridZone, dateOnly: dateOnly && o["recurrenceIdTimeZone"] == nil)
         }
         i.created = try utcDateTime(o, "created", path)
         i.lastModified = try utcDateTime(o, "updated", path)

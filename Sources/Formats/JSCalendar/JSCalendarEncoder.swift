@@ -54,7 +54,8 @@ struct JSCalendarEncoder {
         o.append("@type", .string("Event"))
         common(e.item, into: &o)
         if let start = e.start {
-            if let duration = e.duration {
+            // DTEND wins over a DURATION given as well (invalid, but seen), as `effectiveEnd` has it.
+            if e.end == nil, let duration = e.duration {
                 o.append("duration", .string(ISO8601Text.duration(duration)))
             } else if let end = e.end {
                 if end.isDateOnly == start.isDateOnly, end.reference == start.reference {

@@ -162,12 +162,19 @@ public struct JSCalendarReader: CalendarReader {
 
     /// The entry an Event or Task describes, then one per non-empty override patch.
     private func items(_ o: JSONObject, line: Int, path: String) throws -> [CalendarStreamElement] {
-        var result = [CalendarStreamElement.entry(try entry(o, line: line, path: path), line: line)]
+        var result: [CalendarStreamElement] = []
+        if let comps = o[JSCalendarWriter.componentsBeforeItemMember] {
+            result += try components(comps, line: line, path: "\(path)/\(JSCalendarWriter.componentsBeforeItemMember)")
+        }
+        result.append(.entry(try entry(o, line: line, path: path), line: line))
         guard let overrides = o["recurrenceOverrides"]?.objectValue else { return result }
         for m in overrides.members {
             guard let patch = m.value.objectValue, !patch.members.isEmpty, patch["excluded"] != .bool(true) else { continue }
             var occurrence = o
-            for member in ["recurrenceRules", "recurrenceRule", "recurrenceOverrides", "excludedRecurrenceRules", JSCalendarWriter.remainderMember] {
+            for member in [
+                "recurrenceRules", "recurrenceRule", "recurrenceOverrides", "excludedRecurrenceRules", JSCalendarWriter.remainderMember,
+                JSCalendarWriter.componentsBeforeItemMember,
+            ] {
                 occurrence.set(member, nil)
             }
             occurrence.set("recurrenceId", .string(m.key))

@@ -7,14 +7,16 @@ import JSONCoding
 /// Task per line. What JSCalendar cannot hold travels in `calport:` vendor members (see
 /// `ICalendarRemainder` and docs/jscalendar.md): per item `calport:iCalendar`; per Group
 /// `calport:iCalendar` for calendar properties, `calport:components` for time zones and other
-/// components that came before the first item, `calport:componentsAfter` for those after it
-/// (held until the Group closes), and `calport:trailingProperties`. Several calendars are
-/// written as several Groups one after another.
+/// components that came before the first item, `calport:componentsAfter` for those after the
+/// last (held until the Group closes), and `calport:trailingProperties`. Components between
+/// items ride on the next item as its `calport:componentsBefore`, so their order is kept.
+/// Several calendars are written as several Groups one after another.
 public struct JSCalendarWriter: CalendarWriter {
     /// The vendor member names.
     public static let remainderMember = "calport:iCalendar"
     public static let componentsMember = "calport:components"
     public static let componentsAfterMember = "calport:componentsAfter"
+    public static let componentsBeforeItemMember = "calport:componentsBefore"
     public static let trailingMember = "calport:trailingProperties"
 
     private var out: JSONOutput
@@ -22,8 +24,8 @@ public struct JSCalendarWriter: CalendarWriter {
     private var encoder = JSCalendarEncoder()
     private var calendar: CalendarModel.Calendar?
     private var entriesOpen = false
+    /// Components waiting for the next item (or the Group's header, or its end).
     private var before: [Component] = []
-    private var after: [Component] = []
 
     /// A writer sending bytes to `sink`.
     public init(sink: ByteSink, mapper: ICalendarMapper) {
@@ -70,12 +72,12 @@ public struct JSCalendarWriter: CalendarWriter {
         openEntries()
         out.softNewline()
         out.endArray()
-        if !after.isEmpty {
+        if !before.isEmpty {
             out.key(Self.componentsAfterMember)
             out.beginArray()
-            for comp in after { out.jcalComponent(comp) }
+            for comp in before { out.jcalComponent(comp) }
             out.endArray()
-            after.removeAll()
+            before.removeAll()
         }
         if !trailing.isEmpty {
             out.key(Self.trailingMember)
@@ -118,7 +120,7 @@ public struct JSCalendarWriter: CalendarWriter {
             if calendar == nil { calendar = CalendarModel.Calendar() }
             switch entry {
             case .timeZone(let c), .other(let c):
-                if entriesOpen { after.append(c) } else { before.append(c) }
+                before.append(c)
             case .event, .reminder:
                 openEntries()
                 let (fields, remainder) = item(entry)
@@ -131,6 +133,13 @@ public struct JSCalendarWriter: CalendarWriter {
                 if !remainder.isEmpty {
                     out.key(Self.remainderMember)
                     out.remainder(remainder)
+                }
+                if !before.isEmpty {
+                    out.key(Self.componentsBeforeItemMember)
+                    out.beginArray()
+                    for comp in before { out.jcalComponent(comp) }
+                    out.endArray()
+                    before.removeAll()
                 }
                 out.endObject()
             }
