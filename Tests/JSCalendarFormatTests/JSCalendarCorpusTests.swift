@@ -60,7 +60,6 @@ final class JSCalendarCorpusTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(checked, 700)
-        print(lossesSeen.sorted(by: { $0.key < $1.key }).map { "LOSS\t\($0.key)\t\($0.value.prefix(250))" }.joined(separator: "\n"))
         for (kind, example) in lossesSeen.sorted(by: { $0.key < $1.key }) where documented[kind] == nil {
             XCTFail("undocumented JSCalendar loss '\(kind)', e.g. \(example)")
         }

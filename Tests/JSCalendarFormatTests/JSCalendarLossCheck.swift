@@ -164,12 +164,15 @@ enum JSCalendarLossCheck {
             var remaining = y
             // Components are matched by UID and the RECURRENCE-ID's value (its parameters may be lost).
             func key(_ c: RoundTripCheck.ComponentTree) -> [String] {
-                c.properties.filter { $0.hasPrefix("UID[") || $0.hasPrefix("RECURRENCE-ID[") }.map { p in
-                    p.hasPrefix("RECURRENCE-ID[") ? String(p[(p.range(of: "]=")?.upperBound ?? p.startIndex)...]) : p
-                }
+                func value(_ p: String) -> String { String(p[(p.range(of: "]=")?.upperBound ?? p.startIndex)...]) }
+                let uid = c.properties.first { $0.hasPrefix("UID[") }.map(value)
+                let rid = c.properties.first { $0.hasPrefix("RECURRENCE-ID[") }.map(value)
+                return [uid ?? "", rid ?? ""]
             }
             for c in x {
+                // When the RECURRENCE-ID itself changed (a documented loss), the UID alone pairs them.
                 guard let index = remaining.firstIndex(where: { $0.name == c.name && key($0) == key(c) })
+                    ?? remaining.firstIndex(where: { $0.name == c.name && key($0)[0] == key(c)[0] })
                 else {
                     losses.append(Loss(kind: "component:\(componentKind(c.name))", detail: "\(path)/\(c.name)"))
                     continue
