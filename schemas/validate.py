@@ -10,9 +10,11 @@ Prints one line per error (file:line: error: message at path) and exits 1 when a
 Needs: pip install jsonschema
 """
 import json
+import os
 import sys
 
 import jsonschema
+from referencing import Registry, Resource
 
 
 def main(argv):
@@ -35,9 +37,22 @@ def main(argv):
     schema_path, data_paths = args[0], args[1:]
     with open(schema_path, encoding="utf-8") as f:
         schema = json.load(f)
+    original = schema
     if definition:
         schema = {"$schema": schema.get("$schema"), "$defs": schema["$defs"], "$ref": "#/$defs/" + definition}
-    validator = jsonschema.Draft202012Validator(schema)
+    # The schemas beside this one, by $id, so references between them (jscalendar → jcal)
+    # resolve offline; nothing is fetched.
+    registry = Registry()
+    folder = os.path.dirname(os.path.abspath(schema_path))
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".schema.json"):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                other = json.load(f)
+            if "$id" in other:
+                registry = registry.with_resource(other["$id"], Resource.from_contents(other))
+    if definition and "$id" in original:
+        schema["$id"] = original["$id"]
+    validator = jsonschema.Draft202012Validator(schema, registry=registry)
     failures = 0
     for data_path in data_paths:
         failures += validate_file(validator, data_path, lines)

@@ -91,7 +91,7 @@ struct JSCalendarEncoder {
                 if due.isDateOnly { o.append("showWithoutTime", .bool(true)) }
             }
         }
-        if let p = r.percentComplete { o.append("percentComplete", .number(String(p))) }
+        if let p = r.percentComplete, (0...100).contains(p) { o.append("percentComplete", .number(String(p))) }
         if let s = r.status, let w = JSCalendarVocabulary.word(s, in: JSCalendarVocabulary.taskProgress) {
             o.append("progress", .string(w))
         }
@@ -116,7 +116,8 @@ struct JSCalendarEncoder {
         }
         o.append("created", Self.utc(i.created))
         o.append("updated", Self.utc(i.lastModified))
-        if let n = i.sequence { o.append("sequence", .number(String(n))) }
+        // Out-of-range numbers (seen in damaged files) stay in the remainder, not in JSCalendar.
+        if let n = i.sequence, n >= 0 { o.append("sequence", .number(String(n))) }
         o.append("title", i.title)
         o.append("description", i.notes)
         if let start = i.start {
@@ -130,7 +131,7 @@ struct JSCalendarEncoder {
         if let c = i.classification, let w = JSCalendarVocabulary.word(c, in: JSCalendarVocabulary.privacy) {
             o.append("privacy", .string(w))
         }
-        if let p = i.priority { o.append("priority", .number(String(p))) }
+        if let p = i.priority, (0...9).contains(p) { o.append("priority", .number(String(p))) }
         if let color = i.properties.first(where: { $0.name == "COLOR" }), case .text(let t) = color.value, t.count == 1 {
             o.append("color", .string(t[0]))
         }
@@ -319,7 +320,8 @@ struct JSCalendarEncoder {
         ints("bySecond", r.bySecond)
         ints("bySetPosition", r.setPositions)
         switch r.end {
-        case .count(let n): o.append("count", .number(String(n)))
+        case .count(let n) where n >= 0: o.append("count", .number(String(n)))
+        case .count: break
         case .until(let u):
             if let l = localInItemZone(u, start: start) ?? (start == nil ? Self.local(u) : nil) { o.append("until", .string(l)) }
         case nil: break
