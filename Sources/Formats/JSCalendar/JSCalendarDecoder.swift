@@ -25,7 +25,8 @@ struct JSCalendarDecoder {
     }
 
     /// Members every JSCalendar object may carry that calport reads or knowingly ignores.
-    static let ignoredMembers: Set<String> = ["@type", "...", "prodId", "method", "locale", "localizations", "timeZones", "isDraft", "relatedTo"]
+    /// `...` marks omitted content in RFC 8984's own examples.
+    static let ignoredMembers: Set<String> = ["@type", "..."]
 
     private func string(_ o: JSONObject, _ key: String, _ path: String) throws -> String? {
         guard let v = o[key], v != .null else { return nil }
@@ -125,10 +126,20 @@ struct JSCalendarDecoder {
         "uid", "recurrenceId", "recurrenceIdTimeZone", "created", "updated", "sequence", "title", "description", "start",
         "timeZone", "showWithoutTime", "privacy", "priority", "color", "keywords", "categories", "links", "locations",
         "participants", "replyTo", "organizerCalendarAddress", "recurrenceRules", "recurrenceRule", "recurrenceOverrides",
-        "alerts", "useDefaultAlerts", "excludedRecurrenceRules",
+        "alerts",
     ]
     static let eventMembers = commonMembers.union(["duration", "status", "freeBusyStatus"])
-    static let taskMembers = commonMembers.union(["due", "estimatedDuration", "percentComplete", "progress", "progressUpdated"])
+    static let taskMembers = commonMembers.union(["due", "percentComplete", "progress"])
+    static let locationMembers: Set<String> = ["name", "title", "coordinates"]
+    static let participantMembers: Set<String> = [
+        "name", "email", "sendTo", "calendarAddress", "kind", "roles", "participationStatus", "expectReply", "delegatedTo",
+        "delegatedFrom", "language",
+    ]
+    static let alertMembers: Set<String> = ["trigger", "action"]
+    static let ruleMembers: Set<String> = [
+        "frequency", "interval", "rscale", "skip", "firstDayOfWeek", "byDay", "byMonthDay", "byMonth", "byYearDay", "byWeekNo",
+        "byHour", "byMinute", "bySecond", "bySetPosition", "count", "until",
+    ]
 
     /// Reports members calport does not map, so nothing is skipped silently.
     func checkMembers(_ o: JSONObject, _ path: String, known: Set<String>) throws {
@@ -214,11 +225,14 @@ struct JSCalendarDecoder {
             case 0:
                 i.location = name
                 i.geo = geo
-            case 1:
+            case 1 where geo != nil:
+                // A second place with coordinates is what Apple's structured location holds.
                 i.structuredLocation = StructuredLocation(title: name, latitude: geo?.latitude, longitude: geo?.longitude)
             default:
-                try warn("\(path)/locations/\(m.key)", "a third location has no iCalendar place in calport; ignored")
+                try warn("\(path)/locations/\(m.key)", "a further location has no iCalendar place in calport; ignored")
+                continue
             }
+            try checkMembers(l, "\(path)/locations/\(m.key)", known: Self.locationMembers)
         }
     }
 
@@ -272,6 +286,7 @@ struct JSCalendarDecoder {
             a.delegatedTo = (p["delegatedTo"]?.objectValue?.keys ?? []).compactMap { byID[$0] }
             a.delegatedFrom = (p["delegatedFrom"]?.objectValue?.keys ?? []).compactMap { byID[$0] }
             a.language = p["language"]?.stringValue
+            try checkMembers(p, here, known: Self.participantMembers)
             i.attendees.append(a)
         }
     }
@@ -293,6 +308,7 @@ struct JSCalendarDecoder {
                 try warn("\(here)/trigger", "an alert without an offset or absolute trigger has no iCalendar form; ignored")
                 continue
             }
+            try checkMembers(a, here, known: Self.alertMembers)
             // RFC 5545 §3.6.6 requires a DESCRIPTION on DISPLAY alarms; the title says what is due.
             if action == .display { alarm.description = title ?? "Reminder" }
             i.alarms.append(alarm)
@@ -339,6 +355,7 @@ struct JSCalendarDecoder {
         r.byMinute = try ints("byMinute")
         r.bySecond = try ints("bySecond")
         r.setPositions = try ints("bySetPosition")
+        try checkMembers(o, path, known: Self.ruleMembers)
         if let n = try int(o, "count", path) { r.end = .count(n) }
         if let u = try string(o, "until", path) {
             let local = try localDateTime(u, "\(path)/until")
@@ -366,6 +383,9 @@ struct JSCalendarDecoder {
         c.color = try string(o, "color", path)
         c.productID = try string(o, "prodId", path)
         c.subscriptionURL = try string(o, "source", path)
+        // RFC 7986 §5.3 and §5.4 give a VCALENDAR its own UID and LAST-MODIFIED.
+        if let uid = try string(o, "uid", path) { c.properties.append(Property(name: "UID", value: .text([uid]))) }
+        if let updated = try utcDateTime(o, "updated", path) { c.properties.append(Property(name: "LAST-MODIFIED", value: .dateTimes([updated]))) }
         return c
     }
 }

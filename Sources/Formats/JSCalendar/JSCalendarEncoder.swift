@@ -335,6 +335,12 @@ struct JSCalendarEncoder {
     func group(_ c: CalendarModel.Calendar) -> JSONObject {
         var o = JSONObject()
         o.append("@type", .string("Group"))
+        if let uid = c.properties.first(where: { $0.name == "UID" }), case .text(let t) = uid.value, t.count == 1 {
+            o.append("uid", .string(t[0]))
+        }
+        if let m = c.properties.first(where: { $0.name == "LAST-MODIFIED" }), case .dateTimes(let d) = m.value, d.count == 1 {
+            o.append("updated", Self.utc(d[0]))
+        }
         o.append("title", c.title)
         o.append("description", c.description)
         o.append("color", c.color)

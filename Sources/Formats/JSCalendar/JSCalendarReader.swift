@@ -144,7 +144,7 @@ public struct JSCalendarReader: CalendarReader {
             let remainder = try ICalendarRemainder(json: r, decoder: jcal(line), path: "/\(JSCalendarWriter.remainderMember)")
             calendar = mapper.calendar(from: remainder.applied(to: mapper.properties(from: calendar)))
         }
-        let known: Set<String> = ["@type", "uid", "title", "name", "description", "color", "prodId", "source", "updated", "created", "...", "locale", "keywords", "categories", "links"]
+        let known: Set<String> = ["@type", "...", "uid", "updated", "title", "name", "description", "color", "prodId", "source"]
         for k in group.keys where !known.contains(k) && !k.contains(":") {
             try d.warn("/\(k)", "Group member '\(k)' has no iCalendar counterpart in calport; ignored")
         }
@@ -177,7 +177,9 @@ public struct JSCalendarReader: CalendarReader {
             ] {
                 occurrence.set(member, nil)
             }
+            // RFC 8984 §4.3.5: the occurrence starts at its recurrence id unless the patch moves it.
             occurrence.set("recurrenceId", .string(m.key))
+            occurrence.set("start", .string(m.key))
             for change in patch.members {
                 try Self.patch(&occurrence, pointer: change.key, value: change.value, line: line, file: options.sourceName)
             }
