@@ -172,7 +172,8 @@ struct JSCalendarDecoder {
         if let color = try string(o, "color", path) { i.properties.append(Property(name: "COLOR", value: .text([color]))) }
         if let k = o["keywords"]?.objectValue {
             let words = k.members.filter { $0.value == .bool(true) }.map(\.key)
-            if !words.isEmpty { i.categories = [words] }
+            // One CATEGORIES line per keyword, as the JSCalendar–iCalendar mapping draft writes them.
+            i.categories = words.map { [$0] }
         }
         if let links = o["links"]?.objectValue, let first = links.members.first?.value.objectValue, let href = first["href"]?.stringValue {
             i.url = href
@@ -295,7 +296,11 @@ struct JSCalendarDecoder {
         guard let alerts = o["alerts"]?.objectValue else { return }
         for m in alerts.members {
             let here = "\(path)/alerts/\(m.key)"
-            guard let a = m.value.objectValue, let t = a["trigger"]?.objectValue else { throw fail(here, "an Alert needs a trigger object") }
+            guard let a = m.value.objectValue else { throw fail(here, "expected an Alert object") }
+            guard let t = a["trigger"]?.objectValue else {
+                try warn(here, "an alert without a trigger has no iCalendar form; ignored")
+                continue
+            }
             let action: Alarm.Action = a["action"]?.stringValue == "email" ? .email : .display
             var alarm = Alarm(action: action)
             switch t["@type"]?.stringValue {
