@@ -6,7 +6,10 @@ let package = Package(
     products: [
         .library(
             name: "CalPort",
-            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "JCalCoding", "JCalFormat", "JSCalendarFormat"]),
+            targets: [
+                "CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "TimeZones", "Recurrence",
+                "JCalCoding", "JCalFormat", "JSCalendarFormat",
+            ]),
         .executable(name: "calport", targets: ["calport"]),
     ],
     dependencies: [
@@ -23,12 +26,15 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
         .target(name: "CalendarModel"),
+        .target(name: "TimeZones", dependencies: ["CalendarModel", "CICUShim"]),
         .target(name: "ICalendarData", dependencies: ["CalendarModel"]),
         .target(name: "ICSFormat", dependencies: ["CalendarModel", "ICalendarData"], path: "Sources/Formats/ICS"),
-        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat", "JSONFormat", "JCalFormat", "JSCalendarFormat"]),
+        .target(
+            name: "Conversion",
+            dependencies: ["CalendarModel", "ICSFormat", "JSONFormat", "TimeZones", "Recurrence", "JCalFormat", "JSCalendarFormat"]),
         .executableTarget(
             name: "calport",
-            dependencies: ["Conversion", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Conversion", "TimeZones", "Recurrence", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "BridgeTests", dependencies: ["CICUShim", "CLibXML2"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
         .target(
@@ -59,6 +65,11 @@ let package = Package(
                 "Conversion",
             ],
             resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel", "ICSFormat", "Conversion"],
+            resources: [.copy("Fixtures")]),
+        .target(name: "Recurrence", dependencies: ["CalendarModel", "TimeZones"]),
+        .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "CalendarModel", "Conversion"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17

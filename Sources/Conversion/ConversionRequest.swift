@@ -1,4 +1,6 @@
 import CalendarModel
+import Recurrence
+import TimeZones
 
 /// What one `calport convert` run does, as a value.
 public struct ConversionRequest: Sendable {
@@ -13,15 +15,20 @@ public struct ConversionRequest: Sendable {
     public var strict: Bool
     /// Settings passed to formats (e.g. a CSV locale).
     public var formatSettings: [String: String]
+    /// How to normalize time zones; nil leaves every date-time and VTIMEZONE as read.
+    public var timeZones: TimeZoneOptions?
+    /// `--start`, `--end`, `--expand`, `--max-occurrences`: the date-range stage; inactive by default.
+    public var recurrence: RecurrenceQuery = RecurrenceQuery()
 
     public init(inputs: [String], output: String? = nil, inputFormat: String? = nil, outputFormat: String? = nil,
-                strict: Bool = false, formatSettings: [String: String] = [:]) {
+                strict: Bool = false, formatSettings: [String: String] = [:], timeZones: TimeZoneOptions? = nil) {
         self.inputs = inputs
         self.output = output
         self.inputFormat = inputFormat
         self.outputFormat = outputFormat
         self.strict = strict
         self.formatSettings = formatSettings
+        self.timeZones = timeZones
     }
 
     /// Whether the output goes to standard output.

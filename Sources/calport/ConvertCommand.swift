@@ -23,6 +23,10 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
+    @OptionGroup(title: "Time zones") var timeZones: TimeZoneArguments
+
+    @OptionGroup(title: "Date range") var dateRange: DateRangeOptions
+
     func validate() throws {
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input can be read only once") }
         if (output == nil || output == "-") && to == nil {
@@ -32,7 +36,9 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         let log = common.makeLog()
-        let request = ConversionRequest(inputs: inputs, output: output, inputFormat: from, outputFormat: to, strict: common.strict)
+        var request = ConversionRequest(inputs: inputs, output: output, inputFormat: from, outputFormat: to, strict: common.strict,
+            timeZones: timeZones.options)
+        request.recurrence = try dateRange.makeQuery(timeZones: timeZones.options)
         do {
             try Converter().run(request, log: log)
         } catch let error as CalendarError {
