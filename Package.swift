@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "JCalCoding", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding"], path: "Sources/Formats/JCalCoding"),
         .target(name: "JCalFormat", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding", "JCalCoding"], path: "Sources/Formats/JCal"),
         .target(
-            name: "JSCalendarFormat", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding", "JCalCoding"],
+            name: "JSCalendarFormat", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding", "JCalCoding", "TimeZones"],
             path: "Sources/Formats/JSCalendar"),
         .testTarget(
             name: "JSONFormatTests", dependencies: ["JSONFormat", "JSONCoding", "CalendarModel", "CalendarTestSupport", "Conversion"],
