@@ -45,7 +45,7 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(name: "ConversionTests", dependencies: ["Conversion", "ICSFormat", "CalendarTestSupport"]),
         .target(name: "JSONCoding", dependencies: ["CalendarModel"], path: "Sources/Formats/JSONCoding"),
-        .target(name: "JSONFormat", dependencies: ["CalendarModel", "JSONCoding"], path: "Sources/Formats/JSON"),
+        .target(name: "JSONFormat", dependencies: ["CalendarModel", "JSONCoding", "TimeZones"], path: "Sources/Formats/JSON"),
         .target(name: "JCalCoding", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding"], path: "Sources/Formats/JCalCoding"),
         .target(name: "JCalFormat", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding", "JCalCoding"], path: "Sources/Formats/JCal"),
         .target(

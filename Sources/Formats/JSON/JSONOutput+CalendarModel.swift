@@ -50,7 +50,7 @@ extension JSONOutput {
     // MARK: Values
 
     /// `{"date": …}` for all-day values, else `{"dateTime": …}` with `Z` for UTC or a
-    /// `timeZone` with the TZID verbatim.
+    /// `timeZone` with the TZID verbatim, and the `offset` at that time when the TZID resolves.
     mutating func dateTime(_ v: CalendarDateTime) {
         beginObject()
         if v.isDateOnly {
@@ -62,6 +62,10 @@ extension JSONOutput {
             if case .zone(let id) = v.reference {
                 key("timeZone")
                 string(id)
+                if let offset = ZoneOffsets.offset(of: v) {
+                    key("offset")
+                    string(offset)
+                }
             }
         }
         endObject()
