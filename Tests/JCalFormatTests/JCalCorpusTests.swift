@@ -12,7 +12,8 @@ final class JCalCorpusTests: XCTestCase {
         let samples = RoundTripCheck.icsFiles(under: RoundTripCheck.repositoryRoot.appendingPathComponent("samples"))
             .map { ("samples/" + $0.lastPathComponent, $0) }
         let root = RoundTripCheck.corpusRoot.path
-        let files = samples + RoundTripCheck.icsFiles(under: RoundTripCheck.corpusRoot).map { ("corpus" + $0.path.dropFirst(root.count), $0) }
+        let files =
+            samples + RoundTripCheck.icsFiles(under: RoundTripCheck.corpusRoot).map { ("corpus" + $0.path.dropFirst(root.count), $0) }
         XCTAssertGreaterThan(files.count, 700, "the corpus is missing: expected ../shared/corpus beside the repository")
         let dir = try JCalTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -68,11 +68,14 @@ final class JCalGoldenPairTests: XCTestCase {
     /// Where ical.js turns an invalid value into 0 or false, calport keeps the text, typed by
     /// its declared type, so ICS → jCal → ICS gives the same line back.
     func testInvalidValuesAreKeptNotZeroed() throws {
-        for (name, property, literal) in [("boolean", "x-maybe", "MAYBE"), ("float", "x-invalid-float", "my foo!"), ("integer", "x-invalid", "foobar")] {
+        for (name, property, literal) in [
+            ("boolean", "x-maybe", "MAYBE"), ("float", "x-invalid-float", "my foo!"), ("integer", "x-invalid", "foobar"),
+        ] {
             let ics = [UInt8](try Data(contentsOf: Self.folder.appendingPathComponent("\(name).ics")))
             let jcal = try JCalTestSupport.convert(ics, from: "ics", to: "jcal")
             let text = String(decoding: jcal, as: UTF8.self)
-            XCTAssertTrue(text.contains(#"["\#(property)",{"x-calport-value-type":"\#(name.uppercased())"},"unknown","\#(literal)"]"#), text)
+            XCTAssertTrue(
+                text.contains(#"["\#(property)",{"x-calport-value-type":"\#(name.uppercased())"},"unknown","\#(literal)"]"#), text)
             let back = try JCalTestSupport.convert(jcal, from: "jcal", to: "ics")
             XCTAssertNil(RoundTripCheck.difference(try RoundTripCheck.trees(of: ics), try RoundTripCheck.trees(of: back)), name)
         }

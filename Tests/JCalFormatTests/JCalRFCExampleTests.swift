@@ -69,7 +69,8 @@ final class JCalRFCExampleTests: XCTestCase {
             let ics = Array("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\n\(icsLine)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
             let trees = try RoundTripCheck.trees(of: ics)
             XCTAssertEqual(trees[0].components[0].properties.count, 1, source)
-            var reader = ICSReader.componentTreeReader(source: MemoryByteSource(ics), options: ReadOptions(sourceName: source), log: DiagnosticLog())
+            var reader = ICSReader.componentTreeReader(
+                source: MemoryByteSource(ics), options: ReadOptions(sourceName: source), log: DiagnosticLog())
             var fromICS: Property?
             while let e = try reader.next() {
                 if case .entry(.other(let c), _) = e { fromICS = c.properties.first }

@@ -11,7 +11,8 @@ import XCTest
 /// The jCal reader's shapes of input, its streaming, and its errors.
 final class JCalReaderTests: XCTestCase {
     func read(_ text: String, strict: Bool = true, log: DiagnosticLog = DiagnosticLog()) throws -> [CalendarStreamElement] {
-        var reader = JCalFormat().makeReader(source: MemoryByteSource(Array(text.utf8)), options: ReadOptions(sourceName: "t.json", strict: strict), log: log)
+        var reader = JCalFormat().makeReader(
+            source: MemoryByteSource(Array(text.utf8)), options: ReadOptions(sourceName: "t.json", strict: strict), log: log)
         var out: [CalendarStreamElement] = []
         while let e = try reader.next() { out.append(e) }
         return out
@@ -50,25 +51,31 @@ final class JCalReaderTests: XCTestCase {
         ]
         let text = try write(elements)
         XCTAssertTrue(text.contains(#"["x-calport-trailing",[["x-late",{},"unknown","1"]],[]]"#), text)
-        XCTAssertEqual(try read(text).map(\.withoutLine), elements.map(\.withoutLine).map { e in
-            // The title travels as X-WR-CALNAME and comes back with its spelling recorded.
-            if case .beginCalendar(var c) = e {
-                c.spellings = ["title": "X-WR-CALNAME"]
-                return .beginCalendar(c)
-            }
-            return e
-        })
+        XCTAssertEqual(
+            try read(text).map(\.withoutLine),
+            elements.map(\.withoutLine).map { e in
+                // The title travels as X-WR-CALNAME and comes back with its spelling recorded.
+                if case .beginCalendar(var c) = e {
+                    c.spellings = ["title": "X-WR-CALNAME"]
+                    return .beginCalendar(c)
+                }
+                return e
+            })
     }
 
     func testPeriodAsOneStringAsAppendixB2PrintsIt() throws {
         let text = #"["vcalendar",[],[["vevent",[["rdate",{"tzid":"US/Eastern"},"period","2006-01-02T15:00:00/PT2H"]],[]]]]"#
         let elements = try read(text)
         guard case .entry(.event(let e), _) = elements[1] else { return XCTFail("\(elements)") }
-        XCTAssertEqual(e.recurrenceDates.first?.periods, [
-            CalendarPeriod(
-                start: CalendarDateTime(date: CalendarDate(year: 2006, month: 1, day: 2), time: TimeOfDay(hour: 15, minute: 0, second: 0), reference: .zone("US/Eastern")),
-                extent: .duration(CalendarDuration(hours: 2)))
-        ])
+        XCTAssertEqual(
+            e.recurrenceDates.first?.periods,
+            [
+                CalendarPeriod(
+                    start: CalendarDateTime(
+                        date: CalendarDate(year: 2006, month: 1, day: 2), time: TimeOfDay(hour: 15, minute: 0, second: 0),
+                        reference: .zone("US/Eastern")),
+                    extent: .duration(CalendarDuration(hours: 2)))
+            ])
     }
 
     func testBareComponentIsReadInsideACalendarWhenLenient() throws {
@@ -76,13 +83,18 @@ final class JCalReaderTests: XCTestCase {
         let log = DiagnosticLog()
         let elements = try read(text, strict: false, log: log)
         XCTAssertEqual(uids(elements), ["lonely"])
-        XCTAssertEqual(log.diagnostics.map(\.description), ["t.json:1: warning: jCal root is 'vevent', not 'vcalendar'; read as if inside one"])
+        XCTAssertEqual(
+            log.diagnostics.map(\.description), ["t.json:1: warning: jCal root is 'vevent', not 'vcalendar'; read as if inside one"])
         XCTAssertThrowsError(try read(text, strict: true))
     }
 
     func testReaderTakesOneComponentAtATime() throws {
         var text = #"["vcalendar",[],["# + "\n"
-        for i in 0..<5000 { text += (i > 0 ? ",\n" : "") + #"["vevent",[["uid",{},"text","event-\#(i)"],["summary",{},"text","\#(String(repeating: "x", count: 80))"]],[]]"# }
+        for i in 0..<5000 {
+            text +=
+                (i > 0 ? ",\n" : "")
+                + #"["vevent",[["uid",{},"text","event-\#(i)"],["summary",{},"text","\#(String(repeating: "x", count: 80))"]],[]]"#
+        }
         text += "\n]]\n"
         let bytes = Array(text.utf8)
         final class CountingSource: ByteSource {

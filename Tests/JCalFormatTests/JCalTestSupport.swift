@@ -15,7 +15,9 @@ enum JCalTestSupport {
     static let schemas = RoundTripCheck.repositoryRoot.appendingPathComponent("schemas")
 
     /// One conversion through the registered formats, in memory.
-    static func convert(_ bytes: [UInt8], from: String, to: String, strict: Bool = false, log: DiagnosticLog = DiagnosticLog()) throws -> [UInt8] {
+    static func convert(_ bytes: [UInt8], from: String, to: String, strict: Bool = false, log: DiagnosticLog = DiagnosticLog()) throws
+        -> [UInt8]
+    {
         let registry = StandardFormats.registry
         guard let input = registry.format(id: from), let output = registry.format(id: to) else {
             throw CalendarError(.usage, file: from, "format \(from) or \(to) is not registered")
@@ -48,11 +50,14 @@ enum JCalTestSupport {
     }
 
     /// Runs schemas/validate.py on files; fails the test with its messages.
-    static func assertValid(_ files: [URL], schema: String, sequence: Bool = false, file: StaticString = #filePath, line: UInt = #line) throws {
+    static func assertValid(_ files: [URL], schema: String, sequence: Bool = false, file: StaticString = #filePath, line: UInt = #line)
+        throws
+    {
         guard !files.isEmpty else { return }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", schemas.appendingPathComponent("validate.py").path, schemas.appendingPathComponent(schema).path]
+        process.arguments =
+            ["python3", schemas.appendingPathComponent("validate.py").path, schemas.appendingPathComponent(schema).path]
             + files.map(\.path) + (sequence ? ["--sequence"] : [])
         let pipe = Pipe()
         process.standardOutput = pipe

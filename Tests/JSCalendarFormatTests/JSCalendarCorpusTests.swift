@@ -12,7 +12,8 @@ import XCTest
 /// any loss of a kind not listed there.
 final class JSCalendarCorpusTests: XCTestCase {
     static func documentedLosses() throws -> [String: String] {
-        let text = try String(contentsOf: JSCalendarTestSupport.fixtures.appendingPathComponent("jscalendar/documented-losses.txt"), encoding: .utf8)
+        let text = try String(
+            contentsOf: JSCalendarTestSupport.fixtures.appendingPathComponent("jscalendar/documented-losses.txt"), encoding: .utf8)
         var result: [String: String] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
@@ -41,15 +42,18 @@ final class JSCalendarCorpusTests: XCTestCase {
                 written.append(file)
                 // With the vendor members: nothing lost.
                 let back = try JSCalendarTestSupport.convert(jscal, from: "jscalendar", to: "ics")
-                if let difference = RoundTripCheck.difference(before, try RoundTripCheck.trees(of: back, name: "\(name) after jscalendar")) {
+                if let difference = RoundTripCheck.difference(before, try RoundTripCheck.trees(of: back, name: "\(name) after jscalendar"))
+                {
                     XCTFail("\(name) through jscalendar: \(difference)")
                 }
                 // Without them: what JSCalendar itself keeps.
-                let plain = JSCalendarTestSupport.text(try JSCalendarTestSupport.jsonValues(jscal).map(JSCalendarTestSupport.withoutVendorMembers))
+                let plain = JSCalendarTestSupport.text(
+                    try JSCalendarTestSupport.jsonValues(jscal).map(JSCalendarTestSupport.withoutVendorMembers))
                 let original = try JSCalendarTestSupport.read(bytes, format: "ics")
                 let seen = try JSCalendarTestSupport.read(plain, format: "jscalendar")
                 let plainICS = try JSCalendarTestSupport.convert(plain, from: "jscalendar", to: "ics")
-                let losses = JSCalendarLossCheck.losses(from: original, to: seen)
+                let losses =
+                    JSCalendarLossCheck.losses(from: original, to: seen)
                     + (try JSCalendarLossCheck.propertyLosses(original: bytes, plain: plainICS))
                 for loss in losses where lossesSeen[loss.kind] == nil {
                     lossesSeen[loss.kind] = "\(name): \(loss.detail)"

@@ -22,7 +22,8 @@ final class JSCalendarDraftPairTests: XCTestCase {
         guard var v = try JSCalendarTestSupport.jsonValues(Array(t.utf8)).first else { throw CalendarError(.data, file: "draft", "empty") }
         func strip(_ v: JSONValue) -> JSONValue {
             switch v {
-            case .object(let o): return .object(JSONObject(o.members.filter { $0.key != "..." }.map { .init(key: $0.key, value: strip($0.value)) }))
+            case .object(let o):
+                return .object(JSONObject(o.members.filter { $0.key != "..." }.map { .init(key: $0.key, value: strip($0.value)) }))
             case .array(let a): return .array(a.filter { $0 != .string("...") }.map(strip))
             default: return v
             }
@@ -38,11 +39,16 @@ final class JSCalendarDraftPairTests: XCTestCase {
 
     /// The draft's iCalendar fragment as a calendar, lines with "..." left out.
     static func calendar(from text: String, taskFirst: Bool) -> [UInt8] {
-        var lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
         // Unfold, then drop what the draft elides.
         var unfolded: [String] = []
         for l in lines {
-            if (l.hasPrefix(" ") || l.hasPrefix("\t")), !unfolded.isEmpty { unfolded[unfolded.count - 1] += l.dropFirst() } else { unfolded.append(l) }
+            if (l.hasPrefix(" ") || l.hasPrefix("\t")), !unfolded.isEmpty {
+                unfolded[unfolded.count - 1] += l.dropFirst()
+            } else {
+                unfolded.append(l)
+            }
         }
         lines = unfolded.filter { !$0.contains("...") && !$0.isEmpty }
         if !lines.contains(where: { $0.hasPrefix("BEGIN:VEVENT") || $0.hasPrefix("BEGIN:VTODO") || $0.hasPrefix("BEGIN:VCALENDAR") }) {
@@ -66,11 +72,13 @@ final class JSCalendarDraftPairTests: XCTestCase {
     }
 
     func testDraftPairs() throws {
-        let listed = try String(contentsOf: JSCalendarTestSupport.fixtures.appendingPathComponent("jscalendar/draft-pairs-not-converted.txt"), encoding: .utf8)
-            .split(separator: "\n").filter { !$0.hasPrefix("#") }.reduce(into: [String: String]()) { r, line in
-                let p = line.split(separator: "\t", maxSplits: 1).map(String.init)
-                r[p[0]] = p.count > 1 ? p[1] : ""
-            }
+        let listed = try String(
+            contentsOf: JSCalendarTestSupport.fixtures.appendingPathComponent("jscalendar/draft-pairs-not-converted.txt"), encoding: .utf8
+        )
+        .split(separator: "\n").filter { !$0.hasPrefix("#") }.reduce(into: [String: String]()) { r, line in
+            let p = line.split(separator: "\t", maxSplits: 1).map(String.init)
+            r[p[0]] = p.count > 1 ? p[1] : ""
+        }
         let anchors = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".json") }
             .map { String($0.dropLast(5)) }.sorted()
         XCTAssertEqual(anchors.count, 88)
@@ -85,8 +93,11 @@ final class JSCalendarDraftPairTests: XCTestCase {
                 let ours = try JSCalendarTestSupport.convert(Array(object.description.utf8), from: "jscalendar", to: "ics")
                 let draftTrees = try RoundTripCheck.trees(of: Self.calendar(from: ics, taskFirst: isTask))
                 let ourTrees = try RoundTripCheck.trees(of: ours)
-                let lost = Self.missing(draftTrees.flatMap(\.components), ourTrees.flatMap(\.components))
-                    + draftTrees.flatMap(\.properties).filter { p in !ourTrees.flatMap(\.properties).contains(p) && !p.hasPrefix("VERSION") && !p.hasPrefix("PRODID") }
+                let lost =
+                    Self.missing(draftTrees.flatMap(\.components), ourTrees.flatMap(\.components))
+                    + draftTrees.flatMap(\.properties).filter { p in
+                        !ourTrees.flatMap(\.properties).contains(p) && !p.hasPrefix("VERSION") && !p.hasPrefix("PRODID")
+                    }
                 if !lost.isEmpty { problem = "lacks \(lost.map { String($0.prefix(120)) })" }
             } catch {
                 problem = "\(error)"

@@ -62,16 +62,21 @@ enum JSCalendarLossCheck {
             }
             if x.recurrenceRules.map(\.rfc5545Text) != y.recurrenceRules.map(\.rfc5545Text) {
                 let untilLost = x.recurrenceRules.contains { r in
-                    if case .until(let u) = r.end { return !sameForm(u) && !(x.start?.isDateOnly == false && u.reference == .utc && zoneResolves) }
+                    if case .until(let u) = r.end {
+                        return !sameForm(u) && !(x.start?.isDateOnly == false && u.reference == .utc && zoneResolves)
+                    }
                     return false
                 }
-                lose(untilLost ? "recurrence-until-form-or-zone" : "recurrence-rule", "\(x.recurrenceRules.map(\.rfc5545Text)) → \(y.recurrenceRules.map(\.rfc5545Text))")
+                lose(
+                    untilLost ? "recurrence-until-form-or-zone" : "recurrence-rule",
+                    "\(x.recurrenceRules.map(\.rfc5545Text)) → \(y.recurrenceRules.map(\.rfc5545Text))")
             }
             let rdates = x.recurrenceDates.flatMap(\.dates)
             if Set(rdates.compactMap(instant)) != Set(y.recurrenceDates.flatMap(\.dates).compactMap(instant)) {
                 let alsoExcluded = Set(rdates.compactMap(instant)).intersection(x.exceptionDates.flatMap(\.dates).compactMap(instant))
                 lose(
-                    !alsoExcluded.isEmpty ? "recurrence-date-also-excluded"
+                    !alsoExcluded.isEmpty
+                        ? "recurrence-date-also-excluded"
                         : rdates.allSatisfy(sameForm) ? "recurrence-dates" : "recurrence-dates-form-differs-from-start", "RDATE")
             }
             if x.recurrenceDates.contains(where: { !$0.periods.isEmpty }) { lose("recurrence-date-periods", "RDATE periods") }
@@ -81,8 +86,10 @@ enum JSCalendarLossCheck {
             }
             if instant(x.recurrenceID) != instant(y.recurrenceID) || x.recurrenceID?.isDateOnly != y.recurrenceID?.isDateOnly {
                 lose(
-                    x.start == nil ? "recurrence-id-without-start"
-                        : x.recurrenceID.map(sameForm) == false ? "recurrence-id-form-differs-from-start" : "recurrence-id", "\(String(describing: x.recurrenceID)) → \(String(describing: y.recurrenceID))")
+                    x.start == nil
+                        ? "recurrence-id-without-start"
+                        : x.recurrenceID.map(sameForm) == false ? "recurrence-id-form-differs-from-start" : "recurrence-id",
+                    "\(String(describing: x.recurrenceID)) → \(String(describing: y.recurrenceID))")
             }
             if x.organizer?.url.lowercased() != y.organizer?.url.lowercased() { lose("organizer", "ORGANIZER") }
             for p in x.attendees {
@@ -171,15 +178,19 @@ enum JSCalendarLossCheck {
             }
             for c in x {
                 // When the RECURRENCE-ID itself changed (a documented loss), the UID alone pairs them.
-                guard let index = remaining.firstIndex(where: { $0.name == c.name && key($0) == key(c) })
-                    ?? remaining.firstIndex(where: { $0.name == c.name && key($0)[0] == key(c)[0] })
+                guard
+                    let index = remaining.firstIndex(where: { $0.name == c.name && key($0) == key(c) })
+                        ?? remaining.firstIndex(where: { $0.name == c.name && key($0)[0] == key(c)[0] })
                 else {
                     losses.append(Loss(kind: "component:\(componentKind(c.name))", detail: "\(path)/\(c.name)"))
                     continue
                 }
                 let d = remaining.remove(at: index)
                 for p in c.properties where !d.properties.contains(p) {
-                    losses.append(Loss(kind: "property:\(c.name == "VALARM" ? "VALARM/" : "")\(name(p))", detail: "\(path)/\(c.name): \(p.prefix(200))"))
+                    losses.append(
+                        Loss(
+                            kind: "property:\(c.name == "VALARM" ? "VALARM/" : "")\(name(p))", detail: "\(path)/\(c.name): \(p.prefix(200))"
+                        ))
                 }
                 walk(c.components, d.components, path: "\(path)/\(c.name)")
             }

@@ -2,9 +2,9 @@ import CalendarModel
 import CalendarTestSupport
 import Conversion
 import Foundation
-import JSONCoding
 import ICSFormat
 import JSCalendarFormat
+import JSONCoding
 import XCTest
 
 /// RFC 8984 §6's examples (Fixtures/jscalendar/rfc8984/README.md): each converts to exactly
@@ -42,7 +42,8 @@ final class JSCalendarRFCExampleTests: XCTestCase {
             let name = file.deletingPathExtension().lastPathComponent
             let log = DiagnosticLog()
             var reader = JSCalendarFormat().makeReader(
-                source: MemoryByteSource([UInt8](try Data(contentsOf: file))), options: ReadOptions(sourceName: file.lastPathComponent), log: log)
+                source: MemoryByteSource([UInt8](try Data(contentsOf: file))), options: ReadOptions(sourceName: file.lastPathComponent),
+                log: log)
             let sink = MemoryByteSink()
             var writer = ICSFormat().makeWriter(sink: sink, options: WriteOptions(destinationName: "-"), log: log)
             while let e = try reader.next() { try writer.write(e) }

@@ -16,7 +16,11 @@ final class JSCalendarReaderTests: XCTestCase {
 
     func testGroupEntriesStreamOneAtATime() throws {
         var text = #"{"@type":"Group","title":"Big","entries":["# + "\n"
-        for i in 0..<4000 { text += (i > 0 ? ",\n" : "") + #"{"@type":"Event","uid":"e\#(i)","title":"\#(String(repeating: "x", count: 100))","start":"2024-01-01T09:00:00","timeZone":"Europe/Berlin","duration":"PT1H"}"# }
+        for i in 0..<4000 {
+            text +=
+                (i > 0 ? ",\n" : "")
+                + #"{"@type":"Event","uid":"e\#(i)","title":"\#(String(repeating: "x", count: 100))","start":"2024-01-01T09:00:00","timeZone":"Europe/Berlin","duration":"PT1H"}"#
+        }
         text += "\n]}\n"
         final class CountingSource: ByteSource {
             let inner: MemoryByteSource
@@ -64,7 +68,9 @@ final class JSCalendarReaderTests: XCTestCase {
         let text = #"{"@type":"Event","uid":"e","virtualLocations":{}}"#
         let log = DiagnosticLog()
         _ = try read(text, log: log)
-        XCTAssertEqual(log.diagnostics.map(\.description), ["t.json:1:/virtualLocations: warning: JSCalendar member 'virtualLocations' has no iCalendar counterpart in calport; ignored"])
+        XCTAssertEqual(
+            log.diagnostics.map(\.description),
+            ["t.json:1:/virtualLocations: warning: JSCalendar member 'virtualLocations' has no iCalendar counterpart in calport; ignored"])
         XCTAssertThrowsError(try read(text, strict: true))
         // Vendor members are another program's business and pass without a word.
         let quiet = DiagnosticLog()
@@ -73,12 +79,14 @@ final class JSCalendarReaderTests: XCTestCase {
     }
 
     func testOverridePatchBecomesAnOccurrenceOfItsOwn() throws {
-        let text = #"{"@type":"Event","uid":"r","title":"Weekly","start":"2024-01-01T09:00:00","timeZone":"Europe/Berlin","duration":"PT1H","recurrenceRules":[{"@type":"RecurrenceRule","frequency":"weekly"}],"recurrenceOverrides":{"2024-01-08T09:00:00":{"title":"Moved","start":"2024-01-08T11:00:00"},"2024-01-15T09:00:00":{"excluded":true},"2024-01-20T09:00:00":{}}}"#
+        let text =
+            #"{"@type":"Event","uid":"r","title":"Weekly","start":"2024-01-01T09:00:00","timeZone":"Europe/Berlin","duration":"PT1H","recurrenceRules":[{"@type":"RecurrenceRule","frequency":"weekly"}],"recurrenceOverrides":{"2024-01-08T09:00:00":{"title":"Moved","start":"2024-01-08T11:00:00"},"2024-01-15T09:00:00":{"excluded":true},"2024-01-20T09:00:00":{}}}"#
         let events = try read(text).compactMap { e -> Event? in if case .entry(.event(let x), _) = e { return x } else { return nil } }
         XCTAssertEqual(events.count, 2)
         let berlin = TimeReference.zone("Europe/Berlin")
         func at(_ d: Int, _ h: Int) -> CalendarDateTime {
-            CalendarDateTime(date: CalendarDate(year: 2024, month: 1, day: d), time: TimeOfDay(hour: h, minute: 0, second: 0), reference: berlin)
+            CalendarDateTime(
+                date: CalendarDate(year: 2024, month: 1, day: d), time: TimeOfDay(hour: h, minute: 0, second: 0), reference: berlin)
         }
         XCTAssertEqual(events[0].exceptionDates.flatMap(\.dates), [at(15, 9)])
         XCTAssertEqual(events[0].recurrenceDates.flatMap(\.dates), [at(20, 9)])

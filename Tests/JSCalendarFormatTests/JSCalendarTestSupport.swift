@@ -10,7 +10,9 @@ enum JSCalendarTestSupport {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
     static let schemas = RoundTripCheck.repositoryRoot.appendingPathComponent("schemas")
 
-    static func convert(_ bytes: [UInt8], from: String, to: String, strict: Bool = false, log: DiagnosticLog = DiagnosticLog()) throws -> [UInt8] {
+    static func convert(_ bytes: [UInt8], from: String, to: String, strict: Bool = false, log: DiagnosticLog = DiagnosticLog()) throws
+        -> [UInt8]
+    {
         let registry = StandardFormats.registry
         guard let input = registry.format(id: from), let output = registry.format(id: to) else {
             throw CalendarError(.usage, file: from, "format \(from) or \(to) is not registered")
@@ -23,7 +25,9 @@ enum JSCalendarTestSupport {
         return sink.bytes
     }
 
-    static func read(_ bytes: [UInt8], format: String, strict: Bool = false, log: DiagnosticLog = DiagnosticLog()) throws -> [CalendarStreamElement] {
+    static func read(_ bytes: [UInt8], format: String, strict: Bool = false, log: DiagnosticLog = DiagnosticLog()) throws
+        -> [CalendarStreamElement]
+    {
         guard let input = StandardFormats.registry.format(id: format) else { throw CalendarError(.usage, file: format, "not registered") }
         var reader = input.makeReader(source: MemoryByteSource(bytes), options: ReadOptions(sourceName: format, strict: strict), log: log)
         var out: [CalendarStreamElement] = []
@@ -43,7 +47,9 @@ enum JSCalendarTestSupport {
     static func withoutVendorMembers(_ v: JSONValue) -> JSONValue {
         switch v {
         case .object(let o):
-            return .object(JSONObject(o.members.filter { !$0.key.hasPrefix("calport:") }.map { .init(key: $0.key, value: withoutVendorMembers($0.value)) }))
+            return .object(
+                JSONObject(
+                    o.members.filter { !$0.key.hasPrefix("calport:") }.map { .init(key: $0.key, value: withoutVendorMembers($0.value)) }))
         case .array(let a): return .array(a.map(withoutVendorMembers))
         default: return v
         }
@@ -57,7 +63,8 @@ enum JSCalendarTestSupport {
         guard !files.isEmpty else { return }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", schemas.appendingPathComponent("validate.py").path, schemas.appendingPathComponent(schema).path]
+        process.arguments =
+            ["python3", schemas.appendingPathComponent("validate.py").path, schemas.appendingPathComponent(schema).path]
             + files.map(\.path) + ["--sequence"]
         let pipe = Pipe()
         process.standardOutput = pipe

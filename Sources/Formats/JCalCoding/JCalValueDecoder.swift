@@ -54,10 +54,12 @@ public struct JCalValueDecoder {
             switch m.value {
             case .string(let s): return Parameter(name, s)
             case .array(let values):
-                return Parameter(name: name, values: try values.map { value in
-                    guard let s = value.stringValue else { throw fail("\(path)/\(m.key)", "parameter values must be strings") }
-                    return s
-                })
+                return Parameter(
+                    name: name,
+                    values: try values.map { value in
+                        guard let s = value.stringValue else { throw fail("\(path)/\(m.key)", "parameter values must be strings") }
+                        return s
+                    })
             case .number(let text):
                 try repair("\(path)/\(m.key)", "parameter value \(text) is a number, not a string; read as text")
                 return Parameter(name, text)
@@ -110,12 +112,13 @@ public struct JCalValueDecoder {
                 return true
             }
             guard ok else { return false }
-            value = .periods(periods.map { p in
-                var q = p
-                q.start = anchored(p.start)
-                if case .end(let e) = p.extent { q.extent = .end(anchored(e)) }
-                return q
-            })
+            value = .periods(
+                periods.map { p in
+                    var q = p
+                    q.start = anchored(p.start)
+                    if case .end(let e) = p.extent { q.extent = .end(anchored(e)) }
+                    return q
+                })
             return true
         default:
             return false
@@ -139,7 +142,9 @@ public struct JCalValueDecoder {
     }
 
     /// The typed value of a property from its jCal type and value elements.
-    public func value(_ values: [JSONValue], type rawType: String, property: String, parameters: [Parameter], path: String) throws -> PropertyValue {
+    public func value(_ values: [JSONValue], type rawType: String, property: String, parameters: [Parameter], path: String) throws
+        -> PropertyValue
+    {
         let typeName = rawType.lowercased()
         if typeName == "unknown" {
             guard values.count == 1, let s = values[0].stringValue else { throw fail(path, "an unknown value is one string") }
@@ -173,57 +178,64 @@ public struct JCalValueDecoder {
             }
             return .text(try strings(values))
         case .date, .dateTime:
-            return .dateTimes(try strings(values).map { s in
-                guard let d = ISO8601Text.parseDateTime(s, allowDate: type == .date), d.isDateOnly == (type == .date) else {
-                    throw Mismatch(message: "'\(s)'")
-                }
-                return d
-            })
+            return .dateTimes(
+                try strings(values).map { s in
+                    guard let d = ISO8601Text.parseDateTime(s, allowDate: type == .date), d.isDateOnly == (type == .date) else {
+                        throw Mismatch(message: "'\(s)'")
+                    }
+                    return d
+                })
         case .period:
-            return .periods(try values.map { v in
-                let parts: [String]
-                if let s = v.stringValue {
-                    parts = s.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-                } else if let a = v.arrayValue {
-                    parts = try strings(a)
-                } else {
-                    throw Mismatch(message: "a period is [start, end or duration]")
-                }
-                // Dates are accepted where RFC 5545 wants date-times, as the ICS reader accepts them.
-                guard parts.count == 2, let start = ISO8601Text.parseDateTime(parts[0], allowDate: true) else {
-                    throw Mismatch(message: "\(parts)")
-                }
-                if let d = ISO8601Text.parseDuration(parts[1]) { return CalendarPeriod(start: start, extent: .duration(d)) }
-                guard let end = ISO8601Text.parseDateTime(parts[1], allowDate: true) else { throw Mismatch(message: "'\(parts[1])'") }
-                return CalendarPeriod(start: start, extent: .end(end))
-            })
+            return .periods(
+                try values.map { v in
+                    let parts: [String]
+                    if let s = v.stringValue {
+                        parts = s.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+                    } else if let a = v.arrayValue {
+                        parts = try strings(a)
+                    } else {
+                        throw Mismatch(message: "a period is [start, end or duration]")
+                    }
+                    // Dates are accepted where RFC 5545 wants date-times, as the ICS reader accepts them.
+                    guard parts.count == 2, let start = ISO8601Text.parseDateTime(parts[0], allowDate: true) else {
+                        throw Mismatch(message: "\(parts)")
+                    }
+                    if let d = ISO8601Text.parseDuration(parts[1]) { return CalendarPeriod(start: start, extent: .duration(d)) }
+                    guard let end = ISO8601Text.parseDateTime(parts[1], allowDate: true) else { throw Mismatch(message: "'\(parts[1])'") }
+                    return CalendarPeriod(start: start, extent: .end(end))
+                })
         case .duration:
             guard let s = try single().stringValue, let d = ISO8601Text.parseDuration(s) else { throw Mismatch(message: "not a duration") }
             return .duration(d)
         case .utcOffset:
-            guard let s = try single().stringValue, let o = ISO8601Text.parseUTCOffset(s) else { throw Mismatch(message: "not a UTC offset") }
+            guard let s = try single().stringValue, let o = ISO8601Text.parseUTCOffset(s) else {
+                throw Mismatch(message: "not a UTC offset")
+            }
             return .utcOffset(o)
         case .recur:
             guard let o = try single().objectValue else { throw Mismatch(message: "a recurrence rule is an object") }
             return .recurrence(try recurrence(o))
         case .integer:
-            return .integer(try values.map { v in
-                if let n = v.intValue { return n }
-                if let d = v.doubleValue, d == d.rounded(), abs(d) < 1e15 { return Int(d) }
-                throw Mismatch(message: "\(v) is not an integer")
-            })
+            return .integer(
+                try values.map { v in
+                    if let n = v.intValue { return n }
+                    if let d = v.doubleValue, d == d.rounded(), abs(d) < 1e15 { return Int(d) }
+                    throw Mismatch(message: "\(v) is not an integer")
+                })
         case .float:
             if definition?.defaultType == .geo || (values.count == 1 && values[0].arrayValue?.count == 2) {
                 // GEO (RFC 7265 §3.4.1.1): [latitude, longitude].
-                guard case .array(let pair) = try single(), pair.count == 2, let lat = pair[0].doubleValue, let lon = pair[1].doubleValue else {
+                guard case .array(let pair) = try single(), pair.count == 2, let lat = pair[0].doubleValue, let lon = pair[1].doubleValue
+                else {
                     throw Mismatch(message: "geo is [latitude, longitude]")
                 }
                 return .geo(latitude: lat, longitude: lon)
             }
-            return .float(try values.map { v in
-                guard let d = v.doubleValue else { throw Mismatch(message: "\(v) is not a number") }
-                return d
-            })
+            return .float(
+                try values.map { v in
+                    guard let d = v.doubleValue else { throw Mismatch(message: "\(v) is not a number") }
+                    return d
+                })
         case .geo:
             throw Mismatch(message: "geo is not a jCal type")
         case .boolean:

@@ -308,7 +308,8 @@ struct JSCalendarDecoder {
                 guard let d = try duration(t, "offset", "\(here)/trigger") else { throw fail("\(here)/trigger/offset", "missing") }
                 alarm.trigger = .relative(d, relativeToEnd: t["relativeTo"]?.stringValue == "end")
             case "AbsoluteTrigger"?:
-                alarm.trigger = .absolute(try utcDateTime(t, "when", "\(here)/trigger") ?? { throw fail("\(here)/trigger/when", "missing") }())
+                alarm.trigger = .absolute(
+                    try utcDateTime(t, "when", "\(here)/trigger") ?? { throw fail("\(here)/trigger/when", "missing") }())
             default:
                 try warn("\(here)/trigger", "an alert without an offset or absolute trigger has no iCalendar form; ignored")
                 continue
@@ -390,7 +391,9 @@ struct JSCalendarDecoder {
         c.subscriptionURL = try string(o, "source", path)
         // RFC 7986 §5.3 and §5.4 give a VCALENDAR its own UID and LAST-MODIFIED.
         if let uid = try string(o, "uid", path) { c.properties.append(Property(name: "UID", value: .text([uid]))) }
-        if let updated = try utcDateTime(o, "updated", path) { c.properties.append(Property(name: "LAST-MODIFIED", value: .dateTimes([updated]))) }
+        if let updated = try utcDateTime(o, "updated", path) {
+            c.properties.append(Property(name: "LAST-MODIFIED", value: .dateTimes([updated])))
+        }
         return c
     }
 }

@@ -160,7 +160,9 @@ struct JSCalendarEncoder {
         }
         for list in i.exceptionDates {
             for d in list.dates {
-                if let key = localInItemZone(d, start: i.start) { overrides.set(key, .object(JSONObject([.init(key: "excluded", value: .bool(true))]))) }
+                if let key = localInItemZone(d, start: i.start) {
+                    overrides.set(key, .object(JSONObject([.init(key: "excluded", value: .bool(true))])))
+                }
             }
         }
         if !overrides.members.isEmpty { o.append("recurrenceOverrides", .object(overrides)) }
@@ -229,7 +231,9 @@ struct JSCalendarEncoder {
             j.append("name", p.name ?? (entry.owner ? i.organizer?.name : nil))
             if let email = p.emailAddress { j.append("email", .string(email)) }
             j.append("sendTo", sendTo(p.url))
-            if let t = p.type, let w = vocabulary.word(for: t), vocabulary.types.contains(where: { $0.1 == w }) { j.append("kind", .string(w)) }
+            if let t = p.type, let w = vocabulary.word(for: t), vocabulary.types.contains(where: { $0.1 == w }) {
+                j.append("kind", .string(w))
+            }
             var roles = JSONObject()
             if entry.owner { roles.append("owner", .bool(true)) }
             if entry.attendee {
@@ -300,13 +304,16 @@ struct JSCalendarEncoder {
         if let skip = r.skip { o.append("skip", .string(skip.lowercased())) }
         if let w = r.firstDayOfTheWeek { o.append("firstDayOfWeek", .string(w.code.lowercased())) }
         if !r.daysOfTheWeek.isEmpty {
-            o.append("byDay", .array(r.daysOfTheWeek.map { d in
-                var n = JSONObject()
-                n.append("@type", .string("NDay"))
-                n.append("day", .string(d.weekday.code.lowercased()))
-                if d.weekNumber != 0 { n.append("nthOfPeriod", .number(String(d.weekNumber))) }
-                return .object(n)
-            }))
+            o.append(
+                "byDay",
+                .array(
+                    r.daysOfTheWeek.map { d in
+                        var n = JSONObject()
+                        n.append("@type", .string("NDay"))
+                        n.append("day", .string(d.weekday.code.lowercased()))
+                        if d.weekNumber != 0 { n.append("nthOfPeriod", .number(String(d.weekNumber))) }
+                        return .object(n)
+                    }))
         }
         func ints(_ name: String, _ values: [Int]) {
             if !values.isEmpty { o.append(name, .array(values.map { .number(String($0)) })) }

@@ -100,7 +100,8 @@ public struct JSCalendarReader: CalendarReader {
                 let props = try (value.arrayValue ?? []).enumerated().map { try d.property($1, "/\(key)/\($0)") }
                 state = .afterEntries(inArray: inArray, trailing: trailing + props)
             default:
-                try decoder(line).warn("/\(key)", "Group member '\(key)' after entries is not read (calport reads a Group's members before its entries)")
+                try decoder(line).warn(
+                    "/\(key)", "Group member '\(key)' after entries is not read (calport reads a Group's members before its entries)")
             }
         }
         return true
@@ -155,7 +156,9 @@ public struct JSCalendarReader: CalendarReader {
     }
 
     private func components(_ value: JSONValue, line: Int, path: String) throws -> [CalendarStreamElement] {
-        guard let a = value.arrayValue else { throw CalendarError(.data, file: options.sourceName, line: line, location: path, "expected an array of jCal components") }
+        guard let a = value.arrayValue else {
+            throw CalendarError(.data, file: options.sourceName, line: line, location: path, "expected an array of jCal components")
+        }
         let d = jcal(line)
         return try a.enumerated().map { .entry(mapper.entry(from: try d.component($1, "\(path)/\($0)")), line: line) }
     }
@@ -200,7 +203,8 @@ public struct JSCalendarReader: CalendarReader {
                 return
             }
             guard var inner = o[first]?.objectValue else {
-                throw CalendarError(.data, file: file, line: line, location: pointer, "patch path '\(pointer)' does not name an object member")
+                throw CalendarError(
+                    .data, file: file, line: line, location: pointer, "patch path '\(pointer)' does not name an object member")
             }
             try apply(&inner, parts.dropFirst())
             o.set(first, .object(inner))
