@@ -9,9 +9,13 @@ import JSONCoding
 /// REQUEST-STATUS kept as its iCalendar text, and anything that does not parse kept as an
 /// `.unknown` value with a warning (an error in strict mode).
 public struct JCalValueDecoder {
+    /// The input's name, for errors.
     public let file: String
+    /// The line where the value being read began.
     public let line: Int
+    /// Whether repairs are errors.
     public let strict: Bool
+    /// Where warnings go.
     public let log: DiagnosticLog
 
     /// A decoder whose errors and warnings name `file` and `line`.

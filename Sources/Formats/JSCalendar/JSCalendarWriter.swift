@@ -12,11 +12,15 @@ import JSONCoding
 /// items ride on the next item as its `calport:componentsBefore`, so their order is kept.
 /// Several calendars are written as several Groups one after another.
 public struct JSCalendarWriter: CalendarWriter {
-    /// The vendor member names.
+    /// What an item or Group cannot say in JSCalendar, as jCal (`ICalendarRemainder`).
     public static let remainderMember = "calport:iCalendar"
+    /// A Group's components that came before its first item.
     public static let componentsMember = "calport:components"
+    /// A Group's components that came after its last item.
     public static let componentsAfterMember = "calport:componentsAfter"
+    /// An item's preceding components, so their place between items is kept.
     public static let componentsBeforeItemMember = "calport:componentsBefore"
+    /// Calendar properties that stood after the components in the source.
     public static let trailingMember = "calport:trailingProperties"
 
     private var out: JSONOutput

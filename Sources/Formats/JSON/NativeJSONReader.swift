@@ -65,7 +65,11 @@ public struct NativeJSONReader: CalendarReader {
         while true {
             switch state {
             case .start:
-                guard try !parser.isAtEnd() else { throw fail("empty input: expected a calport JSON document") }
+                guard let first = try parser.peekSignificantByte() else { throw fail("empty input: expected a calport JSON document") }
+                if first == UInt8(ascii: "[") {
+                    // A common mix-up: `.json` files are often jCal or JSCalendar arrays.
+                    throw fail("this is a JSON array, not a calport JSON document (jCal? try -f jcal; JSCalendar? -f jscalendar)")
+                }
                 try parser.beginObject()
                 var foundCalendars = false
                 while let key = try parser.nextKey() {
@@ -88,6 +92,10 @@ public struct NativeJSONReader: CalendarReader {
                     case "calendars":
                         try parser.beginArray()
                         foundCalendars = true
+                    case "@type":
+                        throw CalendarError(
+                            .data, file: options.sourceName, line: line, location: "/@type",
+                            "this is JSCalendar, not a calport JSON document (try -f jscalendar)")
                     default:
                         _ = try parser.readValue()
                         try unknown("/\(key)", line: line)

@@ -93,17 +93,22 @@ public enum JSONValue: Equatable, Sendable, CustomStringConvertible {
 public struct JSONObject: Equatable, Sendable {
     /// One `"key": value` pair.
     public struct Member: Equatable, Sendable {
+        /// The member name.
         public var key: String
+        /// The member value.
         public var value: JSONValue
 
+        /// A member called `key`.
         public init(key: String, value: JSONValue) {
             self.key = key
             self.value = value
         }
     }
 
+    /// The members in document order.
     public var members: [Member]
 
+    /// An object with `members`, in that order.
     public init(_ members: [Member] = []) {
         self.members = members
     }
