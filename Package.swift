@@ -8,7 +8,7 @@ let package = Package(
             name: "CalPort",
             targets: [
                 "CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "TimeZones", "Recurrence",
-                "JCalCoding", "JCalFormat", "JSCalendarFormat",
+                "CSVFormat", "XMLSupport", "XCalFormat", "CalDAVFormat", "JCalCoding", "JCalFormat", "JSCalendarFormat",
             ]),
         .executable(name: "calport", targets: ["calport"]),
     ],
@@ -31,10 +31,13 @@ let package = Package(
         .target(name: "ICSFormat", dependencies: ["CalendarModel", "ICalendarData"], path: "Sources/Formats/ICS"),
         .target(
             name: "Conversion",
-            dependencies: ["CalendarModel", "ICSFormat", "JSONFormat", "TimeZones", "Recurrence", "JCalFormat", "JSCalendarFormat"]),
+            dependencies: [
+                "CalendarModel", "ICSFormat", "JSONFormat", "TimeZones", "Recurrence", "CSVFormat", "XCalFormat", "CalDAVFormat",
+                "JCalFormat", "JSCalendarFormat",
+            ]),
         .executableTarget(
             name: "calport",
-            dependencies: ["Conversion", "TimeZones", "Recurrence", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Conversion", "TimeZones", "Recurrence", "CSVFormat", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "BridgeTests", dependencies: ["CICUShim", "CLibXML2"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
         .target(
@@ -51,8 +54,24 @@ let package = Package(
         .target(
             name: "JSCalendarFormat", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding", "JCalCoding", "TimeZones"],
             path: "Sources/Formats/JSCalendar"),
+        .target(name: "XMLSupport", dependencies: ["CLibXML2"]),
+        .testTarget(name: "XMLSupportTests", dependencies: ["XMLSupport"], exclude: ["Fixtures"]),
+        .target(
+            name: "XCalFormat", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding", "XMLSupport"], path: "Sources/Formats/XCal"),
+        .target(name: "CalDAVFormat", dependencies: ["CalendarModel", "JSONCoding", "XMLSupport"], path: "Sources/Formats/CalDAV"),
+        .testTarget(
+            name: "CalDAVFormatTests",
+            dependencies: ["CalDAVFormat", "ICSFormat", "XCalFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "XMLSupport"],
+            exclude: ["Fixtures", "Radicale"]),
+        .testTarget(
+            name: "XCalFormatTests", dependencies: ["XCalFormat", "ICSFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "XMLSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "JSONFormatTests", dependencies: ["JSONFormat", "JSONCoding", "CalendarModel", "CalendarTestSupport", "Conversion"],
+            resources: [.copy("Fixtures")]),
+        .target(name: "CSVFormat", dependencies: ["CalendarModel", "CICUShim", "TimeZones"], path: "Sources/Formats/CSV"),
+        .testTarget(
+            name: "CSVFormatTests", dependencies: ["CSVFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "ICSFormat", "JSONFormat", "Recurrence"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "JCalFormatTests",

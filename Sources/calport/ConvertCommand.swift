@@ -27,6 +27,8 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup(title: "Date range") var dateRange: DateRangeOptions
 
+    @OptionGroup(title: "CSV") var csv: CSVOptions
+
     func validate() throws {
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input can be read only once") }
         if (output == nil || output == "-") && to == nil {
@@ -37,7 +39,7 @@ struct ConvertCommand: ParsableCommand {
     func run() throws {
         let log = common.makeLog()
         var request = ConversionRequest(inputs: inputs, output: output, inputFormat: from, outputFormat: to, strict: common.strict,
-            timeZones: timeZones.options)
+            formatSettings: csv.formatSettings, timeZones: timeZones.options)
         request.recurrence = try dateRange.makeQuery(timeZones: timeZones.options)
         do {
             try Converter().run(request, log: log)

@@ -43,6 +43,36 @@ typedef void (*cp_golden_zone_callback)(void *context, const char *metazone, con
 /// negative value when ICU has no such table.
 int32_t cp_icu_metazone_golden_zones(cp_golden_zone_callback callback, void *context);
 
+// --- Date and time patterns (CSV formats; DatePatternShim.cpp) ---
+
+/// Which of a locale's patterns `cp_icu_locale_date_pattern` returns.
+enum { CP_DATE_SHORT = 0, CP_TIME_SHORT = 1, CP_TIME_MEDIUM = 2 };
+
+/// Writes a locale's date or time pattern (e.g. "dd.MM.yyyy" for de_DE), with plain spaces and
+/// four-digit years, into `out`.
+int32_t cp_icu_locale_date_pattern(const char *locale, int32_t kind, char *out, int32_t capacity);
+
+/// Returns 1 when ICU has data for the locale's language, else 0.
+int32_t cp_icu_locale_is_known(const char *locale);
+
+/// An ICU date pattern opened for one locale; opaque to callers.
+typedef struct cp_date_pattern cp_date_pattern;
+
+/// Opens a pattern (ICU syntax, e.g. "M/d/yyyy") for a locale; NULL when the pattern is invalid.
+cp_date_pattern *cp_icu_date_pattern_open(const char *locale, const char *pattern);
+
+/// Closes a pattern opened by `cp_icu_date_pattern_open`.
+void cp_icu_date_pattern_close(cp_date_pattern *pattern);
+
+/// Parses the whole of `text` strictly; on success writes year, month (1-12), day, hour, minute and
+/// second into `fields[0..5]` and returns 1; returns 0 when the text does not match.
+int32_t cp_icu_date_pattern_parse(cp_date_pattern *pattern, const char *text, int32_t *fields);
+
+/// Formats year, month, day, hour, minute and second (`fields[0..5]`) into `out`.
+int32_t cp_icu_date_pattern_format(cp_date_pattern *pattern, const int32_t *fields, char *out, int32_t capacity);
+
+// --- end of date and time patterns ---
+
 #ifdef __cplusplus
 }
 #endif
