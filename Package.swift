@@ -8,7 +8,7 @@ let package = Package(
             name: "CalPort",
             targets: [
                 "CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "TimeZones", "Recurrence",
-                "CSVFormat", "XMLSupport", "XCalFormat", "CalDAVFormat",
+                "CSVFormat", "XMLSupport", "XCalFormat", "CalDAVFormat", "JCalCoding", "JCalFormat", "JSCalendarFormat",
             ]),
         .executable(name: "calport", targets: ["calport"]),
     ],
@@ -33,7 +33,7 @@ let package = Package(
             name: "Conversion",
             dependencies: [
                 "CalendarModel", "ICalendarData", "ICSFormat", "JSONFormat", "TimeZones", "Recurrence", "CSVFormat", "XCalFormat",
-                "CalDAVFormat",
+                "CalDAVFormat", "JCalFormat", "JSCalendarFormat",
             ]),
         .executableTarget(
             name: "calport",
@@ -54,7 +54,12 @@ let package = Package(
             name: "VocabularyTests", dependencies: ["Conversion", "CalendarModel", "CalendarTestSupport"],
             exclude: ["Fixtures"]),
         .target(name: "JSONCoding", dependencies: ["CalendarModel"], path: "Sources/Formats/JSONCoding"),
-        .target(name: "JSONFormat", dependencies: ["CalendarModel", "JSONCoding"], path: "Sources/Formats/JSON"),
+        .target(name: "JSONFormat", dependencies: ["CalendarModel", "JSONCoding", "TimeZones"], path: "Sources/Formats/JSON"),
+        .target(name: "JCalCoding", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding"], path: "Sources/Formats/JCalCoding"),
+        .target(name: "JCalFormat", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding", "JCalCoding"], path: "Sources/Formats/JCal"),
+        .target(
+            name: "JSCalendarFormat", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding", "JCalCoding", "TimeZones"],
+            path: "Sources/Formats/JSCalendar"),
         .target(name: "XMLSupport", dependencies: ["CLibXML2"]),
         .testTarget(name: "XMLSupportTests", dependencies: ["XMLSupport"], exclude: ["Fixtures"]),
         .target(
@@ -73,6 +78,17 @@ let package = Package(
         .target(name: "CSVFormat", dependencies: ["CalendarModel", "CICUShim", "TimeZones"], path: "Sources/Formats/CSV"),
         .testTarget(
             name: "CSVFormatTests", dependencies: ["CSVFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "ICSFormat", "JSONFormat", "Recurrence"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "JCalFormatTests",
+            dependencies: ["JCalFormat", "JCalCoding", "JSONCoding", "ICalendarData", "CalendarModel", "CalendarTestSupport", "Conversion"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "JSCalendarFormatTests",
+            dependencies: [
+                "JSCalendarFormat", "JCalCoding", "JSONCoding", "ICalendarData", "ICSFormat", "CalendarModel", "CalendarTestSupport",
+                "Conversion",
+            ],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel", "ICSFormat", "Conversion"],

@@ -2,6 +2,8 @@ import CSVFormat
 import CalDAVFormat
 import CalendarModel
 import ICSFormat
+import JCalFormat
+import JSCalendarFormat
 import JSONFormat
 import XCalFormat
 
@@ -12,6 +14,8 @@ public enum StandardFormats {
         ICSFormat(),
         NativeJSONFormat(),
         JSONLinesFormat(),
+        JCalFormat(),
+        JSCalendarFormat(),
         CSVFormat(.flat),
         CSVFormat(.outlook),
         CSVFormat(.google),

@@ -25,8 +25,12 @@ enum ParticipantHops {
         return event
     }
 
-    /// The event after passing through each format in turn.
-    static func hop(_ event: Event, through formats: [any CalendarFormat], overrides: VocabularyOverrides = .none) throws -> Event {
+    /// The event after passing through each format in turn; `readOverrides` (when given) are
+    /// the reader's, as when a file written elsewhere is read with a `--map`.
+    static func hop(
+        _ event: Event, through formats: [any CalendarFormat], overrides: VocabularyOverrides = .none,
+        readOverrides: VocabularyOverrides? = nil
+    ) throws -> Event {
         var current = event
         for format in formats {
             let sink = MemoryByteSink()
@@ -41,7 +45,7 @@ enum ParticipantHops {
             try writer.write(.endCalendar(trailingProperties: []))
             try writer.finish()
             var reader = format.makeReader(
-                source: MemoryByteSource(sink.bytes), options: ReadOptions(sourceName: "memory", vocabularyOverrides: overrides), log: log)
+                source: MemoryByteSource(sink.bytes), options: ReadOptions(sourceName: "memory", vocabularyOverrides: readOverrides ?? overrides), log: log)
             var found: Event?
             while let element = try reader.next() {
                 if case .entry(.event(let e), _) = element { found = e }

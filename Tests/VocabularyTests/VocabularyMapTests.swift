@@ -82,6 +82,20 @@ final class VocabularyMapTests: XCTestCase {
         XCTAssertEqual(try ParticipantHops.hop(event, through: [outlook], overrides: map).item.attendees.first?.role, .chair)
     }
 
+    func testEveryFormatWithWordsReadsAMappedWord() throws {
+        // A source's private word, written as it was, read back through the map as EventKit's.
+        let map = try overrides(#"{"statuses": {"maybe": "tentative"}, "types": {"x-car": "resource"}}"#)
+        var event = Event(item: CalendarItem(uid: "map-1", title: "Drive", start: .day(2024, 5, 17)))
+        event.item.attendees = [Participant(url: "mailto:ada@example.com", status: .other("maybe"), type: .other("x-car"))]
+        for format in StandardFormats.registry.formats where format.vocabulary?.keepsUnknownWords == true {
+            let plain = try ParticipantHops.hop(event, through: [format]).item.attendees.first
+            XCTAssertEqual(plain?.status, .other("maybe"), format.id)
+            let mapped = try ParticipantHops.hop(event, through: [format], readOverrides: map).item.attendees.first
+            XCTAssertEqual(mapped?.status, .tentative, format.id)
+            XCTAssertEqual(mapped?.type, .resource, format.id)
+        }
+    }
+
     func testAnOverriddenWordStopsMeaningWhatItMeant() throws {
         // A site whose CHAIR means an optional guest: CHAIR now reads as optional, and a chair
         // has no ICS word left, so it is not written rather than written as something else.
