@@ -10,9 +10,10 @@ import ICalendarData
 /// hint that Nextcloud, for one, adds to every calendar it exports. A calendar is a birthday calendar when its producer says so (Nextcloud's
 /// PRODID) or when its first events all carry a vendor's birthday marks (see
 /// `BirthdayMarks`); to see them the stage holds back the calendar's start and at most
-/// `lookAhead` events, so memory stays bounded however large the calendar. A kind other than
-/// local that the reader stated (native JSON, CalDAV's resource type) is kept; birthday and
-/// subscription calendars are always read-only, as in EventKit.
+/// `lookAhead` events, so memory stays bounded however large the calendar. Local and CalDAV
+/// calendars may turn out to be birthday calendars; another kind a reader stated (native JSON,
+/// CalDAV's subscribed resource type) is kept; birthday and subscription calendars are always
+/// read-only, as in EventKit.
 public struct CalendarKindDetection: ConversionStage {
     /// How many events decide whether a calendar is a birthday calendar.
     public let lookAhead: Int
@@ -38,7 +39,9 @@ public struct CalendarKindDetection: ConversionStage {
                 calendar.allowsContentModifications = false
             } else if calendar.kind == .local, let producer = calendar.productID, Self.birthdayProducers.contains(producer) {
                 Self.makeBirthdays(&calendar)
-            } else if calendar.kind == .local {
+            } else if calendar.kind == .local || calendar.kind == .calDAV {
+                // A CalDAV collection of contacts' birthdays (Nextcloud's contact_birthdays) is
+                // the server's birthday calendar: typed by its events like a file's.
                 pending = calendar
                 return
             } else if calendar.kind == .subscription || calendar.kind == .birthday {

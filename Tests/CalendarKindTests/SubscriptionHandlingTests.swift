@@ -96,12 +96,14 @@ final class StatedKindTests: XCTestCase {
         guard case .beginCalendar(let c) = out.first else { return XCTFail("no calendar") }
         XCTAssertEqual(c.kind, .subscription)
         XCTAssertFalse(c.allowsContentModifications)
-        // A stated CalDAV calendar is not re-typed by its events.
+        // A CalDAV calendar of ordinary events stays one.
         var caldav = CalendarKindDetection()
         out = []
         try caldav.process(.beginCalendar(CalendarModel.Calendar(title: "Work", kind: .calDAV))) { out.append($0) }
+        try caldav.process(.entry(.event(Event(item: CalendarItem(uid: "w-1", start: .day(2024, 5, 17)))), line: 3)) { out.append($0) }
         guard case .beginCalendar(let w) = out.first else { return XCTFail("no calendar") }
         XCTAssertEqual(w.kind, .calDAV)
         XCTAssertTrue(w.allowsContentModifications)
+        XCTAssertEqual(out.count, 2)
     }
 }

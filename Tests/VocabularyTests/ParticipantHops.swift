@@ -45,7 +45,8 @@ enum ParticipantHops {
             try writer.write(.endCalendar(trailingProperties: []))
             try writer.finish()
             var reader = format.makeReader(
-                source: MemoryByteSource(sink.bytes), options: ReadOptions(sourceName: "memory", vocabularyOverrides: readOverrides ?? overrides), log: log)
+                source: MemoryByteSource(sink.bytes),
+                options: ReadOptions(sourceName: "memory", vocabularyOverrides: readOverrides ?? overrides), log: log)
             var found: Event?
             while let element = try reader.next() {
                 if case .entry(.event(let e), _) = element { found = e }
