@@ -32,8 +32,8 @@ let package = Package(
         .target(
             name: "Conversion",
             dependencies: [
-                "CalendarModel", "ICSFormat", "JSONFormat", "TimeZones", "Recurrence", "CSVFormat", "XCalFormat", "CalDAVFormat",
-                "JCalFormat", "JSCalendarFormat",
+                "CalendarModel", "ICalendarData", "ICSFormat", "JSONFormat", "TimeZones", "Recurrence", "CSVFormat", "XCalFormat",
+                "CalDAVFormat", "JCalFormat", "JSCalendarFormat",
             ]),
         .executableTarget(
             name: "calport",
@@ -47,6 +47,12 @@ let package = Package(
             name: "ICSFormatTests", dependencies: ["ICSFormat", "ICalendarData", "Conversion", "CalendarTestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "ConversionTests", dependencies: ["Conversion", "ICSFormat", "CalendarTestSupport"]),
+        .testTarget(
+            name: "CalendarKindTests", dependencies: ["Conversion", "ICalendarData", "CalendarTestSupport"],
+            exclude: ["Fixtures"]),
+        .testTarget(
+            name: "VocabularyTests", dependencies: ["Conversion", "CalendarModel", "CalendarTestSupport"],
+            exclude: ["Fixtures"]),
         .target(name: "JSONCoding", dependencies: ["CalendarModel"], path: "Sources/Formats/JSONCoding"),
         .target(name: "JSONFormat", dependencies: ["CalendarModel", "JSONCoding", "TimeZones"], path: "Sources/Formats/JSON"),
         .target(name: "JCalCoding", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding"], path: "Sources/Formats/JCalCoding"),

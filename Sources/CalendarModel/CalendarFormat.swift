@@ -23,11 +23,18 @@ public struct ReadOptions: Sendable {
     public var strict: Bool
     /// Settings for one format (e.g. a CSV date pattern), by name.
     public var formatSettings: [String: String]
+    /// Participant words the user added or changed (`--map`); readers apply them to their
+    /// format's vocabulary.
+    public var vocabularyOverrides: VocabularyOverrides
 
-    public init(sourceName: String, strict: Bool = false, formatSettings: [String: String] = [:]) {
+    public init(
+        sourceName: String, strict: Bool = false, formatSettings: [String: String] = [:],
+        vocabularyOverrides: VocabularyOverrides = .none
+    ) {
         self.sourceName = sourceName
         self.strict = strict
         self.formatSettings = formatSettings
+        self.vocabularyOverrides = vocabularyOverrides
     }
 }
 
@@ -37,10 +44,14 @@ public struct WriteOptions: Sendable {
     public var destinationName: String
     /// Settings for one format, by name.
     public var formatSettings: [String: String]
+    /// Participant words the user added or changed (`--map`); writers apply them to their
+    /// format's vocabulary.
+    public var vocabularyOverrides: VocabularyOverrides
 
-    public init(destinationName: String, formatSettings: [String: String] = [:]) {
+    public init(destinationName: String, formatSettings: [String: String] = [:], vocabularyOverrides: VocabularyOverrides = .none) {
         self.destinationName = destinationName
         self.formatSettings = formatSettings
+        self.vocabularyOverrides = vocabularyOverrides
     }
 }
 
@@ -73,4 +84,11 @@ public protocol CalendarFormat: Sendable {
     func makeWriter(sink: ByteSink, options: WriteOptions, log: DiagnosticLog) -> any CalendarWriter
     /// The format's participant words, when it has any.
     var vocabulary: ParticipantVocabulary? { get }
+}
+
+extension CalendarFormat {
+    /// The format's participant words with a run's overrides applied.
+    public func vocabulary(with overrides: VocabularyOverrides) -> ParticipantVocabulary? {
+        vocabulary?.applying(overrides)
+    }
 }

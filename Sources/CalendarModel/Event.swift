@@ -14,6 +14,8 @@ public struct Event: Hashable, Sendable {
     public var transparency: String?
     /// Free/busy beyond TRANSP (Microsoft's X-MICROSOFT-CDO-BUSYSTATUS), when the source said.
     public var busyStatus: Availability?
+    /// Set when the event belongs to a birthday calendar's kind: whose date it recalls.
+    public var birthday: Birthday?
 
     public init(item: CalendarItem = CalendarItem()) {
         self.item = item
@@ -23,6 +25,9 @@ public struct Event: Hashable, Sendable {
         get { item[keyPath: keyPath] }
         set { item[keyPath: keyPath] = newValue }
     }
+
+    /// EventKit's `birthdayContactIdentifier`: the contact a birthday event comes from.
+    public var birthdayContactIdentifier: String? { birthday?.contactIdentifier }
 
     /// Whether the event is all-day: its start is a DATE.
     public var isAllDay: Bool { item.start?.isDateOnly ?? false }

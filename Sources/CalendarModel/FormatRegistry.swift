@@ -39,6 +39,7 @@ public struct FormatRegistry: Sendable {
         formats.first { $0.sniff(prefix) }
     }
 
-    /// Every registered participant vocabulary, in registration order.
-    public var vocabularies: [ParticipantVocabulary] { formats.compactMap(\.vocabulary) }
+    /// Every participant vocabulary: EventKit's display names first, then each format's, in
+    /// registration order (what `calport formats --vocabulary` prints).
+    public var vocabularies: [ParticipantVocabulary] { [.eventKit] + formats.compactMap(\.vocabulary) }
 }

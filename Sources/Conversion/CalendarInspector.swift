@@ -8,6 +8,9 @@ public struct CalendarOverview: Sendable, Equatable {
     public var allowsContentModifications: Bool
     public var source: CalendarSource?
     public var subscriptionURL: String?
+    public var refreshInterval: CalendarDuration?
+    /// Events that recall a contact's date (birthday calendars).
+    public var birthdays = 0
     public var events = 0
     public var reminders = 0
     public var timeZones = 0
@@ -23,21 +26,29 @@ public struct CalendarInspector: Sendable {
         self.converter = converter
     }
 
-    public func inspect(path: String, format: String?, strict: Bool, log: DiagnosticLog) throws -> [CalendarOverview] {
+    public func inspect(
+        path: String, format: String?, strict: Bool, vocabularyOverrides: VocabularyOverrides = .none, log: DiagnosticLog
+    ) throws -> [CalendarOverview] {
         let source = try FileByteSource(path: path)
         var reader = try converter.makeReader(
-            name: path, source: source, request: ConversionRequest(inputs: [path], inputFormat: format, strict: strict), log: log)
+            name: path, source: source,
+            request: ConversionRequest(inputs: [path], inputFormat: format, strict: strict, vocabularyOverrides: vocabularyOverrides),
+            log: log)
         var result: [CalendarOverview] = []
         var current: CalendarOverview?
-        while let element = try reader.next() {
+        // Birthday and subscription calendars are told apart as a conversion tells them.
+        var detection = CalendarKindDetection()
+        func tally(_ element: CalendarStreamElement) {
             switch element {
             case .beginCalendar(let c):
                 current = CalendarOverview(
                     title: c.title, kind: c.kind, color: c.color, allowsContentModifications: c.allowsContentModifications,
-                    source: c.source, subscriptionURL: c.subscriptionURL)
+                    source: c.source, subscriptionURL: c.subscriptionURL, refreshInterval: c.refreshInterval)
             case .entry(let entry, _):
                 switch entry {
-                case .event: current?.events += 1
+                case .event(let e):
+                    current?.events += 1
+                    if e.birthday != nil { current?.birthdays += 1 }
                 case .reminder: current?.reminders += 1
                 case .timeZone: current?.timeZones += 1
                 case .other: current?.otherComponents += 1
@@ -48,6 +59,10 @@ public struct CalendarInspector: Sendable {
                 current = nil
             }
         }
+        while let element = try reader.next() {
+            try detection.process(element) { tally($0) }
+        }
+        try detection.finish { tally($0) }
         return result
     }
 }

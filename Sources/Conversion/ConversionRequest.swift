@@ -19,9 +19,21 @@ public struct ConversionRequest: Sendable {
     public var timeZones: TimeZoneOptions?
     /// `--start`, `--end`, `--expand`, `--max-occurrences`: the date-range stage; inactive by default.
     public var recurrence: RecurrenceQuery = RecurrenceQuery()
+    /// Participant words added or changed for this run (`--map`).
+    public var vocabularyOverrides: VocabularyOverrides
+    /// What to do with birthday calendars (`--birthdays`).
+    public var birthdays: BirthdayHandling
+    /// The rule for February 29 birthdays in common years (`--leap-day`); nil keeps the source's.
+    public var leapDay: LeapDayRule?
+    /// What to do with subscription calendars (`--subscriptions`).
+    public var subscriptions: SubscriptionHandling
+    /// Write onto a calendar that does not allow modifications (`--force`).
+    public var force: Bool
 
     public init(inputs: [String], output: String? = nil, inputFormat: String? = nil, outputFormat: String? = nil,
-                strict: Bool = false, formatSettings: [String: String] = [:], timeZones: TimeZoneOptions? = nil) {
+                strict: Bool = false, formatSettings: [String: String] = [:], timeZones: TimeZoneOptions? = nil,
+                vocabularyOverrides: VocabularyOverrides = .none, birthdays: BirthdayHandling = .keep,
+                leapDay: LeapDayRule? = nil, subscriptions: SubscriptionHandling = .keep, force: Bool = false) {
         self.inputs = inputs
         self.output = output
         self.inputFormat = inputFormat
@@ -29,6 +41,11 @@ public struct ConversionRequest: Sendable {
         self.strict = strict
         self.formatSettings = formatSettings
         self.timeZones = timeZones
+        self.vocabularyOverrides = vocabularyOverrides
+        self.birthdays = birthdays
+        self.leapDay = leapDay
+        self.subscriptions = subscriptions
+        self.force = force
     }
 
     /// Whether the output goes to standard output.

@@ -22,6 +22,7 @@ public struct Converter: Sendable {
         let readers = try zip(request.inputs, sources).map { name, source in
             try makeReader(name: name, source: source, request: request, log: log)
         }
+        try ReadOnlyTarget(converter: self).check(request)
         var atomicSink: AtomicFileSink?
         let sink: ByteSink
         if request.writesToStandardOutput {
@@ -33,9 +34,12 @@ public struct Converter: Sendable {
         }
         var summary = ConversionSummary()
         do {
-            var writer = outputFormat.makeWriter(sink: sink, options: WriteOptions(destinationName: outputName, formatSettings: request.formatSettings), log: log)
+            let writeOptions = WriteOptions(
+                destinationName: outputName, formatSettings: request.formatSettings, vocabularyOverrides: request.vocabularyOverrides)
+            var writer = outputFormat.makeWriter(sink: sink, options: writeOptions, log: log)
             var stages = try makeStages(request, outputFormat: outputFormat.id, log: log)
-            for var reader in readers {
+            for (name, var reader) in zip(request.inputs, readers) {
+                for index in stages.indices { stages[index].beginInput(name: name) }
                 while let element = try reader.next() {
                     try pass(element, through: &stages, from: 0) { out in
                         summary.count(out)
@@ -85,7 +89,14 @@ public struct Converter: Sendable {
                 stages.append(filter)
             }
         }
-        return stages
+        // Calendar kinds first: birthdays are typed, materialized and given their leap-day rule
+        // before any zone or range stage sees their events.
+        var kinds: [any ConversionStage] = [CalendarKindDetection(), UnknownWordReport(log: log)]
+        if request.birthdays != .keep || request.leapDay != nil {
+            kinds.append(BirthdayStage(handling: request.birthdays, leapDay: request.leapDay))
+        }
+        if request.subscriptions != .keep { kinds.append(SubscriptionStage(handling: request.subscriptions, log: log)) }
+        return kinds + stages
     }
 
     private func pass(_ element: CalendarStreamElement, through stages: inout [any ConversionStage], from index: Int,
@@ -104,7 +115,9 @@ public struct Converter: Sendable {
     /// A reader for one input, its format given or inferred.
     public func makeReader(name: String, source: FileByteSource, request: ConversionRequest, log: DiagnosticLog) throws -> any CalendarReader {
         let format = try resolveInputFormat(name: name, source: source, explicit: request.inputFormat)
-        let options = ReadOptions(sourceName: name, strict: request.strict, formatSettings: request.formatSettings)
+        let options = ReadOptions(
+            sourceName: name, strict: request.strict, formatSettings: request.formatSettings,
+            vocabularyOverrides: request.vocabularyOverrides)
         return format.makeReader(source: source, options: options, log: log)
     }
 

@@ -36,7 +36,12 @@ extension ICalendarMapper {
         func add(_ field: String, _ value: PropertyValue?) {
             guard let value else { return }
             let name = calendar.spellings[field] ?? Self.calendarSynonyms.first { $0.field == field }!.names[0]
-            out.append(Property(name: name, parameters: calendar.propertyParameters[name] ?? [], value: value))
+            var parameters = calendar.propertyParameters[name] ?? []
+            // RFC 7986 §5.7: REFRESH-INTERVAL must state its value type, default or not.
+            if name == "REFRESH-INTERVAL", !parameters.contains(where: { $0.name == "VALUE" }) {
+                parameters.insert(Parameter("VALUE", "DURATION"), at: 0)
+            }
+            out.append(Property(name: name, parameters: parameters, value: value))
         }
         add("productID", calendar.productID.map { .text([$0]) })
         add("version", calendar.version.map { .text([$0]) })

@@ -83,6 +83,11 @@ extension ICalendarMapper {
         if let duration = event.duration { properties.append(typed("DURATION", .duration(duration), event.item)) }
         if let t = event.transparency { properties.append(typed("TRANSP", .text([t]), event.item)) }
         properties += itemTail(event.item)
+        // A birthday that came from a format without vendor marks gets some, so that reading
+        // the output back (here or in a sabre/dav server) knows it is a birthday again.
+        if let birthday = event.birthday, !BirthdayMarks.hasMarks(event.item) {
+            properties += BirthdayMarks.marks(for: birthday, startYear: event.item.start?.date.year)
+        }
         return Component(name: "VEVENT", properties: properties, components: itemComponents(event.item))
     }
 

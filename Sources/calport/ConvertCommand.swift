@@ -23,6 +23,10 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
+    @OptionGroup(title: "Birthday and subscription calendars") var kinds: CalendarKindOptions
+
+    @OptionGroup(title: "Participant words") var vocabulary: VocabularyOptions
+
     @OptionGroup(title: "Time zones") var timeZones: TimeZoneArguments
 
     @OptionGroup(title: "Date range") var dateRange: DateRangeOptions
@@ -38,10 +42,13 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         let log = common.makeLog()
-        var request = ConversionRequest(inputs: inputs, output: output, inputFormat: from, outputFormat: to, strict: common.strict,
-            formatSettings: csv.formatSettings, timeZones: timeZones.options)
-        request.recurrence = try dateRange.makeQuery(timeZones: timeZones.options)
         do {
+            var request = ConversionRequest(
+                inputs: inputs, output: output, inputFormat: from, outputFormat: to, strict: common.strict,
+                formatSettings: csv.formatSettings, timeZones: timeZones.options,
+                vocabularyOverrides: try vocabulary.mapFile.map { try VocabularyMapFile.load(path: $0) } ?? .none,
+                birthdays: kinds.birthdays, leapDay: kinds.leapDay, subscriptions: kinds.subscriptions, force: kinds.force)
+            request.recurrence = try dateRange.makeQuery(timeZones: timeZones.options)
             try Converter().run(request, log: log)
         } catch let error as CalendarError {
             throw ExitStatus.report(error)

@@ -14,21 +14,20 @@ struct InspectCommand: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
+    @OptionGroup var vocabulary: VocabularyOptions
+
     func run() throws {
         let log = common.makeLog()
         let calendars: [CalendarOverview]
         do {
-            calendars = try CalendarInspector().inspect(path: input, format: from, strict: common.strict, log: log)
+            let overrides = try vocabulary.mapFile.map { try VocabularyMapFile.load(path: $0) } ?? .none
+            calendars = try CalendarInspector().inspect(
+                path: input, format: from, strict: common.strict, vocabularyOverrides: overrides, log: log)
         } catch let error as CalendarError {
             throw ExitStatus.report(error)
         }
         for (index, c) in calendars.enumerated() {
-            print("\(index + 1). \(c.title ?? "(untitled)")")
-            print("   type: \(c.kind.rawValue)\(c.source.map { ", source: \($0.title) (\($0.kind.rawValue))" } ?? "")")
-            print("   color: \(c.color ?? "none")")
-            print("   allows modifications: \(c.allowsContentModifications ? "yes" : "no")")
-            if let url = c.subscriptionURL { print("   subscription: \(url)") }
-            print("   events: \(c.events), reminders: \(c.reminders), recurring: \(c.recurringItems), time zones: \(c.timeZones), other components: \(c.otherComponents)")
+            print(c.listing(number: index + 1), terminator: "")
         }
         if common.strict && log.warningCount > 0 { throw ExitCode(ExitStatus.warningsUnderStrict) }
     }

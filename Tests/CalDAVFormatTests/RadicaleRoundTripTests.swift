@@ -196,11 +196,11 @@ final class RadicaleRoundTripTests: XCTestCase {
         let inspect = try CalportProcess.run(["inspect", propfind, "-f", "caldav"], in: work)
         XCTAssertEqual(inspect.status, 0, inspect.stderr)
         XCTAssertTrue(
-            inspect.stdout.contains("1. Work – Team Café\n   type: calDAV\n   color: #1BADF8FF\n   allows modifications: yes"),
+            inspect.stdout.contains("1. Work – Team Café\n   type: calDAV (CalDAV)\n   color: #1BADF8FF\n   allows modifications: yes\n   events"),
             inspect.stdout)
         XCTAssertTrue(
             inspect.stdout.contains(
-                "2. Holidays\n   type: subscription\n   color: #1C4587FF\n   allows modifications: no\n   subscription: webcal://www.example.org/holidays.ics"
+                "2. Holidays\n   type: subscription (Subscribed)\n   color: #1C4587FF\n   allows modifications: no\n   subscribed from: webcal://www.example.org/holidays.ics"
             ), inspect.stdout)
         let home = CalDAVTestSupport.calendars(
             try CalDAVTestSupport.read(try CalDAVTestSupport.bytes(URL(fileURLWithPath: propfind))).elements)

@@ -29,18 +29,27 @@ public struct CSVFormat: CalendarFormat {
 
     public func makeReader(source: ByteSource, options: ReadOptions, log: DiagnosticLog) -> any CalendarReader {
         CSVReader(source: source, options: options, log: log, preferred: dialect,
-                  tableVocabulary: CSVVocabulary.tableParticipants(formatID: id),
-                  flatVocabulary: CSVVocabulary.flatParticipants(formatID: id))
+                  tableVocabulary: CSVVocabulary.tableParticipants(formatID: id).applying(options.vocabularyOverrides),
+                  flatVocabulary: CSVVocabulary.flatParticipants(formatID: id).applying(options.vocabularyOverrides))
     }
 
     public func makeWriter(sink: ByteSink, options: WriteOptions, log: DiagnosticLog) -> any CalendarWriter {
         CSVWriter(sink: sink, options: options, log: log, dialect: dialect,
-                  tableVocabulary: CSVVocabulary.tableParticipants(formatID: id),
-                  flatVocabulary: CSVVocabulary.flatParticipants(formatID: id))
+                  tableVocabulary: CSVVocabulary.tableParticipants(formatID: id).applying(options.vocabularyOverrides),
+                  flatVocabulary: CSVVocabulary.flatParticipants(formatID: id).applying(options.vocabularyOverrides))
     }
 
     public var vocabulary: ParticipantVocabulary? {
-        dialect == .flat ? CSVVocabulary.flatParticipants(formatID: id) : CSVVocabulary.tableParticipants(formatID: id)
+        switch dialect {
+        case .flat: CSVVocabulary.flatParticipants(formatID: id)
+        // Google Calendar's import columns have no place for attendees: its table is empty, so
+        // `calport formats --vocabulary` shows that nothing about participants survives.
+        case .google:
+            ParticipantVocabulary(
+                formatID: id, roleField: "(no attendee columns)", statusField: "(none)", typeField: "(none)", roles: [],
+                statuses: [], types: [], keepsUnknownWords: false)
+        default: CSVVocabulary.tableParticipants(formatID: id)
+        }
     }
 }
 

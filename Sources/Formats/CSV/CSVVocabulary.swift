@@ -134,7 +134,7 @@ enum CSVVocabulary {
                 (.nonParticipant, "Meeting Resources"), (.unknown, "Required Attendees"),
             ],
             statuses: [],
-            types: [(.resource, "Meeting Resources"), (.room, "Meeting Resources")])
+            types: [(.resource, "Meeting Resources"), (.room, "Meeting Resources")], keepsUnknownWords: false)
     }
 
     /// The flat layout's participant words: EventKit's case names, as in the native JSON.

@@ -20,8 +20,13 @@ public struct CalDAVFormat: CalendarFormat {
     public var fileExtensions: [String] { ["caldav"] }
     public var mediaType: String { "application/xml" }
     public var summary: String { "CalDAV XML (RFC 4791): REPORT/PROPFIND multistatus in, multistatus archive out" }
-    /// Participant words belong to the embedded calendar data's format.
-    public var vocabulary: ParticipantVocabulary? { nil }
+    /// Participant words belong to the embedded calendar data's format: those of the default
+    /// one (iCalendar text), under this format's id, so the registry's table shows them.
+    public var vocabulary: ParticipantVocabulary? {
+        guard var words = calendarDataFormats.first?.vocabulary else { return nil }
+        words.formatID = id
+        return words
+    }
 
     /// XML whose first element is a multistatus, mkcalendar or mkcol, with the DAV: namespace.
     public func sniff(_ prefix: [UInt8]) -> Bool {
@@ -56,6 +61,8 @@ public struct CalDAVFormat: CalendarFormat {
                     "calendar-data format '\(wanted)' is not one of \(calendarDataFormats.map(\.id)); writing \(chosen.id)")
             }
         }
-        return CalDAVWriter(sink: sink, dataFormat: chosen, formats: calendarDataFormats, log: log, destination: options.destinationName)
+        return CalDAVWriter(
+            sink: sink, dataFormat: chosen, formats: calendarDataFormats, log: log, destination: options.destinationName,
+            vocabularyOverrides: options.vocabularyOverrides)
     }
 }

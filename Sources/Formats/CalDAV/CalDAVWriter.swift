@@ -17,6 +17,8 @@ public struct CalDAVWriter: CalendarWriter {
     private let textFormat: (any CalendarFormat)?
     private let log: DiagnosticLog
     private let destination: String
+    /// `--map` words, handed on to the writers of the calendar data.
+    private let vocabularyOverrides: VocabularyOverrides
     private var xml = XMLByteWriter(namespaces: [
         ("d", DAVNames.dav), ("c", DAVNames.caldav), ("cs", DAVNames.calendarServer), ("ical", DAVNames.apple),
     ])
@@ -28,12 +30,16 @@ public struct CalDAVWriter: CalendarWriter {
 
     /// A writer onto `sink` that writes calendar data with `dataFormat`, one of `formats` (the
     /// one for `text/calendar` also writes calendar-timezone).
-    public init(sink: ByteSink, dataFormat: any CalendarFormat, formats: [any CalendarFormat], log: DiagnosticLog, destination: String) {
+    public init(
+        sink: ByteSink, dataFormat: any CalendarFormat, formats: [any CalendarFormat], log: DiagnosticLog, destination: String,
+        vocabularyOverrides: VocabularyOverrides = .none
+    ) {
         self.sink = sink
         self.dataFormat = dataFormat
         self.textFormat = formats.first { $0.mediaType == "text/calendar" }
         self.log = log
         self.destination = destination
+        self.vocabularyOverrides = vocabularyOverrides
     }
 
     private static func dav(_ local: String) -> XMLName { XMLName(DAVNames.dav, local) }
@@ -150,7 +156,7 @@ public struct CalDAVWriter: CalendarWriter {
             elements += resource.entries.map { .entry($0, line: 0) }
             elements.append(.endCalendar(trailingProperties: []))
             let data = BufferByteSink()
-            var writer = dataFormat.makeWriter(sink: data, options: WriteOptions(destinationName: destination), log: log)
+            var writer = dataFormat.makeWriter(sink: data, options: WriteOptions(destinationName: destination, vocabularyOverrides: vocabularyOverrides), log: log)
             for e in elements { try writer.write(e) }
             try writer.finish()
             let text = String(decoding: data.bytes, as: UTF8.self)
@@ -193,7 +199,7 @@ public struct CalDAVWriter: CalendarWriter {
         if let order = Self.literal(calendar.properties, CalDAVProperty.order) { xml.element(DAVNames.calendarOrder, text: order) }
         if let zone, let textFormat {
             let sink = BufferByteSink()
-            var writer = textFormat.makeWriter(sink: sink, options: WriteOptions(destinationName: destination), log: log)
+            var writer = textFormat.makeWriter(sink: sink, options: WriteOptions(destinationName: destination, vocabularyOverrides: vocabularyOverrides), log: log)
             try writer.write(.beginCalendar(Self.resourceHeader(calendar, hasZoneDefinition: true)))
             try writer.write(.entry(.timeZone(zone), line: 0))
             try writer.write(.endCalendar(trailingProperties: []))

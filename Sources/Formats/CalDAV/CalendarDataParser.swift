@@ -45,7 +45,9 @@ struct CalendarDataParser {
         }
         var reader = format.makeReader(
             source: BufferByteSource(bytes),
-            options: ReadOptions(sourceName: file, strict: options.strict, formatSettings: options.formatSettings),
+            options: ReadOptions(
+                sourceName: file, strict: options.strict, formatSettings: options.formatSettings,
+                vocabularyOverrides: options.vocabularyOverrides),
             log: inner)
         var out: [CalendarStreamElement] = []
         do {

@@ -19,10 +19,10 @@ public struct ICSFormat: CalendarFormat {
     }
 
     public func makeReader(source: ByteSource, options: ReadOptions, log: DiagnosticLog) -> any CalendarReader {
-        ICSReader(source: source, options: options, log: log, mapper: ICalendarMapper(vocabulary: vocabulary!))
+        ICSReader(source: source, options: options, log: log, mapper: ICalendarMapper(vocabulary: vocabulary(with: options.vocabularyOverrides)!))
     }
 
     public func makeWriter(sink: ByteSink, options: WriteOptions, log: DiagnosticLog) -> any CalendarWriter {
-        ICSWriter(sink: sink, mapper: ICalendarMapper(vocabulary: vocabulary!))
+        ICSWriter(sink: sink, mapper: ICalendarMapper(vocabulary: vocabulary(with: options.vocabularyOverrides)!))
     }
 }

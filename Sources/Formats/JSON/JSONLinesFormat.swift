@@ -19,11 +19,11 @@ public struct JSONLinesFormat: CalendarFormat {
     }
 
     public func makeReader(source: ByteSource, options: ReadOptions, log: DiagnosticLog) -> any CalendarReader {
-        NativeJSONReader(source: source, layout: .lines, options: options, log: log, vocabulary: participantVocabulary)
+        NativeJSONReader(source: source, layout: .lines, options: options, log: log, vocabulary: participantVocabulary.applying(options.vocabularyOverrides))
     }
 
     public func makeWriter(sink: ByteSink, options: WriteOptions, log: DiagnosticLog) -> any CalendarWriter {
-        NativeJSONWriter(sink: sink, layout: .lines, vocabulary: participantVocabulary)
+        NativeJSONWriter(sink: sink, layout: .lines, vocabulary: participantVocabulary.applying(options.vocabularyOverrides))
     }
 
     private var participantVocabulary: ParticipantVocabulary { NativeJSONVocabulary.participants(formatID: id) }

@@ -394,21 +394,24 @@ extension JSONOutput {
         stringField("name", p.name)
         key("url")
         string(p.url)
-        if let role = p.role {
+        // A value the (overridden) vocabulary has no word for is left out, as ICS does.
+        if let role = p.role, let word = v.word(for: role) {
             key("participantRole")
-            if case .other(let w) = role { openWord(known: nil, other: w, words: v.roles.map(\.1)) } else { string(v.word(for: role)!) }
+            if case .other = role { openWord(known: nil, other: word, words: v.roles.map(\.1)) } else { string(word) }
         }
-        if let status = p.status {
+        // A value the (overridden) vocabulary has no word for is left out, as ICS does.
+        if let status = p.status, let word = v.word(for: status) {
             key("participantStatus")
-            if case .other(let w) = status {
-                openWord(known: nil, other: w, words: v.statuses.map(\.1))
+            if case .other = status {
+                openWord(known: nil, other: word, words: v.statuses.map(\.1))
             } else {
-                string(v.word(for: status)!)
+                string(word)
             }
         }
-        if let type = p.type {
+        // A value the (overridden) vocabulary has no word for is left out, as ICS does.
+        if let type = p.type, let word = v.word(for: type) {
             key("participantType")
-            if case .other(let w) = type { openWord(known: nil, other: w, words: v.types.map(\.1)) } else { string(v.word(for: type)!) }
+            if case .other = type { openWord(known: nil, other: word, words: v.types.map(\.1)) } else { string(word) }
         }
         if let r = p.expectsReply {
             key("expectsReply")
@@ -592,6 +595,17 @@ extension JSONOutput {
         }
         key("availability")
         string(NativeJSONVocabulary.word(e.availability, in: NativeJSONVocabulary.availabilities))
+        if let b = e.birthday {
+            stringField("birthdayContactIdentifier", b.contactIdentifier)
+            key("birthday")
+            beginObject()
+            key("occasion")
+            string(b.occasion.rawValue)
+            intField("month", b.month)
+            intField("day", b.day)
+            intField("year", b.year)
+            endObject()
+        }
         itemTrailingFields(e.item, vocabulary: vocabulary)
         endObject()
     }

@@ -454,6 +454,16 @@ struct NativeJSONDecoder {
         e.duration = try f.duration("duration")
         e.transparency = try f.string("transparency")
         e.busyStatus = try f.word("busyStatus", NativeJSONVocabulary.availabilities)
+        if let v = f.raw("birthday") {
+            let bf = try fields(v, f.sub("birthday"))
+            let occasions = Birthday.Occasion.allCases.map { ($0, $0.rawValue) }
+            guard let month = try bf.int("month"), (1...12).contains(month) else { throw fail(bf.sub("month"), "expected a month 1...12") }
+            guard let day = try bf.int("day"), (1...31).contains(day) else { throw fail(bf.sub("day"), "expected a day 1...31") }
+            e.birthday = Birthday(
+                occasion: try bf.word("occasion", occasions) ?? .birthday, contactIdentifier: try f.string("birthdayContactIdentifier"),
+                month: month, day: day, year: try bf.int("year"))
+            try bf.finish()
+        }
         try f.finish(ignoring: ["isAllDay", "availability", "isDetached"])
         return e
     }

@@ -18,11 +18,11 @@ public struct NativeJSONFormat: CalendarFormat {
     }
 
     public func makeReader(source: ByteSource, options: ReadOptions, log: DiagnosticLog) -> any CalendarReader {
-        NativeJSONReader(source: source, layout: .document, options: options, log: log, vocabulary: participantVocabulary)
+        NativeJSONReader(source: source, layout: .document, options: options, log: log, vocabulary: participantVocabulary.applying(options.vocabularyOverrides))
     }
 
     public func makeWriter(sink: ByteSink, options: WriteOptions, log: DiagnosticLog) -> any CalendarWriter {
-        NativeJSONWriter(sink: sink, layout: .document, vocabulary: participantVocabulary)
+        NativeJSONWriter(sink: sink, layout: .document, vocabulary: participantVocabulary.applying(options.vocabularyOverrides))
     }
 
     private var participantVocabulary: ParticipantVocabulary { NativeJSONVocabulary.participants(formatID: id) }

@@ -19,10 +19,13 @@ public struct XCalFormat: CalendarFormat {
     }
 
     public func makeReader(source: ByteSource, options: ReadOptions, log: DiagnosticLog) -> any CalendarReader {
-        XCalReader(source: source, options: options, log: log, mapper: ICalendarMapper(vocabulary: vocabulary!))
+        XCalReader(
+            source: source, options: options, log: log, mapper: ICalendarMapper(vocabulary: vocabulary(with: options.vocabularyOverrides)!))
     }
 
     public func makeWriter(sink: ByteSink, options: WriteOptions, log: DiagnosticLog) -> any CalendarWriter {
-        XCalWriter(sink: sink, mapper: ICalendarMapper(vocabulary: vocabulary!), log: log, destination: options.destinationName)
+        XCalWriter(
+            sink: sink, mapper: ICalendarMapper(vocabulary: vocabulary(with: options.vocabularyOverrides)!), log: log,
+            destination: options.destinationName)
     }
 }

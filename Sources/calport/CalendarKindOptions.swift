@@ -1,0 +1,31 @@
+import ArgumentParser
+import Conversion
+
+/// Options for birthday, subscription and read-only calendars, shared by the commands that write.
+struct CalendarKindOptions: ParsableArguments {
+    @Option(help: "Birthday calendars: keep them, skip them, or materialize them as plain yearly all-day events.")
+    var birthdays: BirthdayHandling = .keep
+
+    @Option(
+        name: .customLong("leap-day"),
+        help: "February 29 birthdays in common years: feb28, mar1 or skip (default: as the source says; feb28 when materializing).")
+    var leapDay: LeapDayRule?
+
+    @Option(help: "Subscription calendars: keep a copy of their events, skip them, or write a descriptor to subscribe again.")
+    var subscriptions: SubscriptionHandling = .keep
+
+    @Flag(help: "Write onto an output calendar even if it does not allow modifications (birthday, subscription).")
+    var force = false
+}
+
+/// `--map FILE`, shared by every command that reads or prints participant words.
+struct VocabularyOptions: ParsableArguments {
+    @Option(
+        name: .customLong("map"),
+        help: ArgumentHelp("A JSON file of participant words to add or override (see `calport formats --vocabulary`).", valueName: "file"))
+    var mapFile: String?
+}
+
+extension BirthdayHandling: ExpressibleByArgument {}
+extension LeapDayRule: ExpressibleByArgument {}
+extension SubscriptionHandling: ExpressibleByArgument {}
