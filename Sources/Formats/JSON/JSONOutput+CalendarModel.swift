@@ -402,7 +402,11 @@ extension JSONOutput {
         // A value the (overridden) vocabulary has no word for is left out, as ICS does.
         if let status = p.status, let word = v.word(for: status) {
             key("participantStatus")
-            if case .other = status { openWord(known: nil, other: word, words: v.statuses.map(\.1)) } else { string(word) }
+            if case .other = status {
+                openWord(known: nil, other: word, words: v.statuses.map(\.1))
+            } else {
+                string(word)
+            }
         }
         // A value the (overridden) vocabulary has no word for is left out, as ICS does.
         if let type = p.type, let word = v.word(for: type) {
