@@ -91,7 +91,9 @@ public struct Converter: Sendable {
         }
         // Calendar kinds first: birthdays are typed, materialized and given their leap-day rule
         // before any zone or range stage sees their events.
-        var kinds: [any ConversionStage] = [CalendarKindDetection(), UnknownWordReport(log: log)]
+        var kinds: [any ConversionStage] = [
+            CalendarKindDetection(), UnknownWordReport(log: log, output: registry.format(id: outputFormat)),
+        ]
         if request.birthdays != .keep || request.leapDay != nil {
             kinds.append(BirthdayStage(handling: request.birthdays, leapDay: request.leapDay))
         }

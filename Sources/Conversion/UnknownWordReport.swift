@@ -5,12 +5,16 @@ import CalendarModel
 /// a `--map` file.
 public struct UnknownWordReport: ConversionStage {
     private let log: DiagnosticLog
+    /// The output format when it cannot carry such words (Outlook CSV's columns), so the
+    /// warning says the word is lost rather than kept.
+    private let losingFormat: String?
     private var inputName = "-"
     private var reported: Set<String> = []
 
-    /// A report that warns on `log`.
-    public init(log: DiagnosticLog) {
+    /// A report that warns on `log`; `output` is the format written, when known.
+    public init(log: DiagnosticLog, output: (any CalendarFormat)? = nil) {
         self.log = log
+        self.losingFormat = output.flatMap { $0.vocabulary?.keepsUnknownWords == false ? $0.id : nil }
     }
 
     /// Remembers the input's name for warnings.
@@ -32,8 +36,9 @@ public struct UnknownWordReport: ConversionStage {
 
     private mutating func report(_ field: String, _ word: String, _ line: Int) {
         guard reported.insert(field + "\u{0}" + word).inserted else { return }
+        let fate = losingFormat.map { "\($0) cannot keep it as written" } ?? "kept as written"
         log.warning(
             file: inputName, line: line,
-            "participant \(field) '\(word)' is in no vocabulary; kept as written (give it a meaning with --map FILE)")
+            "participant \(field) '\(word)' is in no vocabulary; \(fate) (give it a meaning with --map FILE)")
     }
 }

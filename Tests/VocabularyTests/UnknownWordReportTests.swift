@@ -32,6 +32,20 @@ final class UnknownWordReportTests: XCTestCase {
             ])
     }
 
+    func testTheReportSaysWhenTheOutputCannotKeepTheWord() throws {
+        let log = DiagnosticLog()
+        var stage = UnknownWordReport(log: log, output: StandardFormats.registry.format(id: "csv-outlook"))
+        var e = Event(item: CalendarItem(uid: "u"))
+        e.item.attendees = [Participant(url: "mailto:a@example.com", role: .other("X-MODERATOR"))]
+        stage.beginInput(name: "a.ics")
+        try stage.process(.entry(.event(e), line: 4)) { _ in }
+        XCTAssertEqual(
+            log.diagnostics.map(\.description),
+            [
+                "a.ics:4: warning: participant role 'X-MODERATOR' is in no vocabulary; csv-outlook cannot keep it as written (give it a meaning with --map FILE)"
+            ])
+    }
+
     func testUnknownWordsSurviveICSToJSONToICS() throws {
         let ics = StandardFormats.registry.format(id: "ics")!
         let json = StandardFormats.registry.format(id: "json")!
