@@ -12,13 +12,17 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// A place that is not a line: an XML path, a JSON pointer, a CSV column.
     public var location: String?
     public var message: String
+    /// For a loss: the field the target format could not hold (e.g. "attendees.role"), so
+    /// reports can name every loss rather than hide it among warnings.
+    public var lostField: String?
 
-    public init(severity: Severity, file: String, line: Int? = nil, location: String? = nil, message: String) {
+    public init(severity: Severity, file: String, line: Int? = nil, location: String? = nil, message: String, lostField: String? = nil) {
         self.severity = severity
         self.file = file
         self.line = line
         self.location = location
         self.message = message
+        self.lostField = lostField
     }
 
     /// `file:line: severity: message`, the shape compilers use, so editors can jump to it.
@@ -66,6 +70,12 @@ public final class DiagnosticLog: @unchecked Sendable {
 
     public func warning(file: String, line: Int? = nil, location: String? = nil, _ message: String) {
         report(Diagnostic(severity: .warning, file: file, line: line, location: location, message: message))
+    }
+
+    /// Reports that a writer had to drop `field` because its format cannot hold it: a warning
+    /// that reports collect under "losses".
+    public func loss(file: String, line: Int? = nil, field: String, _ message: String) {
+        report(Diagnostic(severity: .warning, file: file, line: line, message: message, lostField: field))
     }
 
     public var diagnostics: [Diagnostic] { storage }
