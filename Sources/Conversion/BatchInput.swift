@@ -90,12 +90,15 @@ public struct BatchInputExpander {
         // vdirsyncer's status folders.
         let visible = names.filter { !$0.hasPrefix(".") }
         var files: [String] = []
-        var folders: [String] = []
+        // Entries in name order, files and folders interleaved, so the order is the sorted order
+        // of full paths: what `find | sort` shows.
+        var entries: [(path: String, isFolder: Bool)] = []
         for name in visible {
             let path = base + "/" + name
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue { folders.append(path) } else { files.append(path) }
+            entries.append((path, isDirectory.boolValue))
+            if !isDirectory.boolValue { files.append(path) }
         }
         let isCollection = visible.contains { Self.vdirMetadata.contains($0) } && files.contains { $0.lowercased().hasSuffix(".ics") }
         if isCollection {
@@ -105,16 +108,18 @@ public struct BatchInputExpander {
                                               color: Self.metadata(base + "/color")),
                 byteCount: items.reduce(0) { $0 + Self.size($1) }))
             result.skippedFiles += files.filter { !$0.lowercased().hasSuffix(".ics") && !Self.vdirMetadata.contains(String($0.split(separator: "/").last!)) }
-        } else {
-            for file in files {
-                if explicitFormat != nil || Converter.fileExtension(file).flatMap({ registry.format(forExtension: $0) }) != nil {
-                    result.inputs.append(BatchInput(name: file, kind: .file(file), byteCount: Self.size(file)))
-                } else {
-                    result.skippedFiles.append(file)
-                }
+            for entry in entries where entry.isFolder { try walk(directory: entry.path, into: &result) }
+            return
+        }
+        for entry in entries {
+            if entry.isFolder {
+                try walk(directory: entry.path, into: &result)
+            } else if explicitFormat != nil || Converter.fileExtension(entry.path).flatMap({ registry.format(forExtension: $0) }) != nil {
+                result.inputs.append(BatchInput(name: entry.path, kind: .file(entry.path), byteCount: Self.size(entry.path)))
+            } else {
+                result.skippedFiles.append(entry.path)
             }
         }
-        for folder in folders { try walk(directory: folder, into: &result) }
     }
 
     /// A vdir metadata file's first line, trimmed.

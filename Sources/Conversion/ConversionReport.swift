@@ -131,7 +131,7 @@ public struct ConversionReport: Codable, Sendable, Equatable {
     }
 
     /// Takes the warnings and losses of a run.
-    mutating func collect(_ diagnostics: [Diagnostic]) {
+    public mutating func collect(_ diagnostics: [Diagnostic]) {
         var lossIndex: [String: Int] = [:]
         for d in diagnostics {
             if let field = d.lostField {

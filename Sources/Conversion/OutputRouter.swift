@@ -23,7 +23,7 @@ final class SingleFileRouter: OutputRouter {
     init(format: any CalendarFormat, destination: String?, transaction: OutputTransaction, options: WriteOptions, log: DiagnosticLog) throws {
         let sink: ByteSink
         if let destination {
-            sink = try transaction.stage(destination)
+            sink = try transaction.stage(destination, createDirectories: false)
             currentOutput = destination
         } else {
             sink = transaction.dryRun ? DiscardingSink() : StandardOutputSink()

@@ -105,8 +105,10 @@ public final class OutputTransaction {
     public func isClaimed(_ path: String) -> Bool { claimed.contains(path) }
 
     /// A sink for `destination`: a temporary file in the same directory (so the final rename
-    /// never crosses file systems), with missing parent directories created.
-    func stage(_ destination: String) throws -> StagedFile {
+    /// never crosses file systems). Missing parent directories are created when
+    /// `createDirectories` (a directory or vdir output), and are an error otherwise (a typo in
+    /// a single output's path should not make directories).
+    func stage(_ destination: String, createDirectories: Bool = true) throws -> StagedFile {
         claimed.insert(destination)
         let url = URL(fileURLWithPath: destination)
         let directory = url.deletingLastPathComponent().path
@@ -115,7 +117,7 @@ public final class OutputTransaction {
             staged.append(file)
             return file
         }
-        try makeDirectories(directory, for: destination)
+        if createDirectories { try makeDirectories(directory, for: destination) }
         var template = Array((directory + "/." + url.lastPathComponent + ".calport-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
