@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A warning or error with the place in the input it concerns.
 public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     public enum Severity: String, Hashable, Sendable {
@@ -54,8 +56,11 @@ public struct CalendarError: Error, Hashable, Sendable, CustomStringConvertible 
 
 /// Collects the warnings of a run; readers report lenient repairs here, so nothing is
 /// repaired silently.
+///
+/// Safe to use from several threads: a conversion may read on one thread while it writes on
+/// another, and both report here.
 public final class DiagnosticLog: @unchecked Sendable {
-    private var storage: [Diagnostic] = []
+    private let storage = Mutex<[Diagnostic]>([])
     /// Called on every diagnostic as it is reported (e.g. to print it at once).
     public var onReport: ((Diagnostic) -> Void)?
 
@@ -64,8 +69,11 @@ public final class DiagnosticLog: @unchecked Sendable {
     }
 
     public func report(_ diagnostic: Diagnostic) {
-        storage.append(diagnostic)
-        onReport?(diagnostic)
+        // Printing happens under the lock too, so lines from two threads never interleave.
+        storage.withLock {
+            $0.append(diagnostic)
+            onReport?(diagnostic)
+        }
     }
 
     public func warning(file: String, line: Int? = nil, location: String? = nil, _ message: String) {
@@ -78,6 +86,6 @@ public final class DiagnosticLog: @unchecked Sendable {
         report(Diagnostic(severity: .warning, file: file, line: line, message: message, lostField: field))
     }
 
-    public var diagnostics: [Diagnostic] { storage }
-    public var warningCount: Int { storage.filter { $0.severity == .warning }.count }
+    public var diagnostics: [Diagnostic] { storage.withLock { $0 } }
+    public var warningCount: Int { storage.withLock { $0.reduce(0) { $0 + ($1.severity == .warning ? 1 : 0) } } }
 }

@@ -254,8 +254,13 @@ final class BatchRun {
         for index in inputs.indices where !unreadable.contains(index) {
             let mark = transaction.stagedFiles.count
             do {
-                let (reader, bytesRead) = try open(index, log: log)
-                var r = reader
+                var (r, bytesRead) = try open(index, log: log)
+                if request.jobs > 1 {
+                    // Parse on a second core while this one writes.
+                    let prefetcher = PrefetchingReader(r, bytesRead: bytesRead)
+                    r = prefetcher
+                    bytesRead = { prefetcher.bytesRead }
+                }
                 var items = 0
                 var reported = 0
                 while let element = try r.next() {
