@@ -29,7 +29,7 @@ final class PrefetchingReader: CalendarReader {
     private(set) var bytesRead = 0
 
     /// Starts reading `reader` on a new thread. `bytesRead` is asked on that thread only.
-    init(_ reader: any CalendarReader, bytesRead: @escaping () -> Int, batchSize: Int = 64, depth: Int = 8) {
+    init(_ reader: any CalendarReader, bytesRead: @escaping () -> Int, batchSize: Int = 32, depth: Int = 4) {
         self.depth = depth
         let thread = Thread { [self] in
             var reader = reader
