@@ -1,6 +1,6 @@
 import CalendarModel
 import CalendarTestSupport
-import Conversion
+@testable import Conversion
 import Foundation
 import ICSFormat
 import XCTest
@@ -141,5 +141,57 @@ final class BatchConversionTests: XCTestCase {
         XCTAssertTrue(line.contains("ETA"), line)
         meter.finish()
         XCTAssertEqual(drawn.last, "\r\u{1B}[K")
+    }
+}
+
+/// The reader thread hands out exactly what the reader produced, in order, then its error.
+final class PrefetchingReaderTests: XCTestCase {
+    /// A reader of numbered entries that fails after `count` of them when told to.
+    struct CountingReader: CalendarReader {
+        var count: Int
+        var failsAtEnd: Bool
+        var produced = 0
+
+        mutating func next() throws -> CalendarStreamElement? {
+            guard produced < count else {
+                if failsAtEnd { throw CalendarError(.data, file: "numbers.ics", line: count + 1, "broken at the end") }
+                return nil
+            }
+            produced += 1
+            return .entry(.event(Event(item: CalendarItem(uid: "\(produced)"))), line: produced)
+        }
+    }
+
+    func drain(_ reader: PrefetchingReader) -> (uids: [String], error: CalendarError?) {
+        var uids: [String] = []
+        do {
+            while let element = try reader.next() {
+                if case .entry(let entry, _) = element { uids.append(entry.item!.uid!) }
+            }
+        } catch {
+            return (uids, error as? CalendarError)
+        }
+        return (uids, nil)
+    }
+
+    func testElementsComeOutInOrderAcrossManyBatches() {
+        let reader = PrefetchingReader(CountingReader(count: 1000, failsAtEnd: false), bytesRead: { 0 }, batchSize: 7, depth: 2)
+        let (uids, error) = drain(reader)
+        XCTAssertNil(error)
+        XCTAssertEqual(uids, (1...1000).map(String.init))
+    }
+
+    func testTheErrorComesAfterEveryElementReadBeforeIt() {
+        let reader = PrefetchingReader(CountingReader(count: 100, failsAtEnd: true), bytesRead: { 0 }, batchSize: 16, depth: 2)
+        let (uids, error) = drain(reader)
+        XCTAssertEqual(uids.count, 100)
+        XCTAssertEqual(error?.diagnostic.line, 101)
+    }
+
+    func testAbandoningTheReaderEarlyStopsItsThread() {
+        // Dropping the reader after one element must not hang or crash: deinit stops the thread.
+        var reader: PrefetchingReader? = PrefetchingReader(CountingReader(count: 100_000, failsAtEnd: false), bytesRead: { 0 }, batchSize: 4, depth: 1)
+        XCTAssertNotNil(try reader?.next())
+        reader = nil
     }
 }

@@ -92,3 +92,15 @@ extension CommandLineTests {
         XCTAssertEqual(run.stderr, "")
     }
 }
+
+extension CommandLineTests {
+    func testMergeReadsStandardInputTwiceThroughASpool() throws {
+        let older = try fixture("merge/work-2023.ics")
+        let newer = try Data(contentsOf: Bundle.module.resourceURL!.appendingPathComponent("Fixtures/merge/work-2024.ics"))
+        let run = try calport(["convert", older, "-", "--merge", "-t", "ics"], stdin: newer)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("SUMMARY:Planning v2\r\n"), run.stdout)
+        XCTAssertFalse(run.stdout.contains("SUMMARY:Planning v1\r\n"))
+        XCTAssertTrue(run.stderr.contains("kept -:51"), run.stderr)
+    }
+}
