@@ -109,6 +109,38 @@ extension RecurrenceRule {
         return problems
     }
 
+    /// `validationProblems` plus what only DTSTART shows (RFC 5545 §3.3.10): time parts on a
+    /// DATE start, an UNTIL of the wrong kind, and day numbers no month of the rule has.
+    public func validationProblems(start: CalendarDateTime?) -> [String] {
+        var problems = validationProblems
+        if let start {
+            if start.isDateOnly && (!byHour.isEmpty || !byMinute.isEmpty || !bySecond.isEmpty) {
+                problems.append("BYHOUR, BYMINUTE and BYSECOND must not be used with a DATE DTSTART; they are ignored")
+            }
+            if case .until(let until) = end {
+                if until.isDateOnly != start.isDateOnly {
+                    problems.append("UNTIL must have the same value type as DTSTART (\(start.isDateOnly ? "DATE" : "DATE-TIME"))")
+                } else if !start.isDateOnly && start.reference != .floating && until.reference != .utc {
+                    problems.append("UNTIL must be in UTC when DTSTART has a time zone or is in UTC")
+                }
+            }
+        }
+        if !daysOfTheMonth.isEmpty && !months.isEmpty && daysOfTheWeek.isEmpty && daysOfTheYear.isEmpty && weeksOfTheYear.isEmpty {
+            let longest = months.map { CalendarDate.daysInMonth(year: 2000, month: min(max($0.number, 1), 12)) }.max() ?? 31
+            if daysOfTheMonth.allSatisfy({ abs($0) > longest }) {
+                let days = daysOfTheMonth.map(String.init).joined(separator: ",")
+                let monthList = months.map { String($0.number) }.joined(separator: ",")
+                problems.append("BYMONTHDAY=\(days) never occurs in BYMONTH=\(monthList); the rule has no instance")
+            }
+        }
+        if skip != nil && scale == nil { problems.append("SKIP needs RSCALE (RFC 7529); it is ignored") }
+        if let scale, scale != "GREGORIAN" { problems.append("RSCALE=\(scale) is not supported; only GREGORIAN rules are expanded") }
+        if months.contains(where: { $0.isLeap }) && (scale ?? "GREGORIAN") == "GREGORIAN" {
+            problems.append("leap months (BYMONTH=…L) need an RSCALE that has them")
+        }
+        return problems
+    }
+
     /// The canonical text: FREQ first, then the parts in RFC 5545's order.
     public var rfc5545Text: String {
         var parts: [String] = []

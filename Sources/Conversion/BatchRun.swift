@@ -56,7 +56,7 @@ final class BatchRun {
         defer { progress?.finish() }
         do {
             router = try makeRouter()
-            stages = converter.makeStages(request, log: log)
+            stages = try converter.makeStages(request, outputFormat: outputFormat.id, log: log)
             if request.merge {
                 try mergedRun()
             } else {

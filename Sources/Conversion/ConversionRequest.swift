@@ -1,5 +1,7 @@
 import CalendarModel
 import Foundation
+import Recurrence
+import TimeZones
 
 /// What one `calport convert` run does, as a value.
 public struct ConversionRequest: Sendable {
@@ -27,10 +29,15 @@ public struct ConversionRequest: Sendable {
     /// Draw a progress bar on standard error when it is a terminal.
     public var showsProgress: Bool
 
+    /// How to normalize time zones; nil leaves every date-time and VTIMEZONE as read.
+    public var timeZones: TimeZoneOptions?
+    /// `--start`, `--end`, `--expand`, `--max-occurrences`: the date-range stage; inactive by default.
+    public var recurrence: RecurrenceQuery = RecurrenceQuery()
+
     public init(inputs: [String], output: String? = nil, inputFormat: String? = nil, outputFormat: String? = nil,
                 strict: Bool = false, formatSettings: [String: String] = [:], outputLayout: OutputLayout = .file,
                 merge: Bool = false, dryRun: Bool = false, jobs: Int = ConversionRequest.defaultJobs,
-                reportPath: String? = nil, showsProgress: Bool = false) {
+                reportPath: String? = nil, showsProgress: Bool = false, timeZones: TimeZoneOptions? = nil) {
         self.inputs = inputs
         self.output = output
         self.inputFormat = inputFormat
@@ -43,6 +50,7 @@ public struct ConversionRequest: Sendable {
         self.jobs = max(1, jobs)
         self.reportPath = reportPath
         self.showsProgress = showsProgress
+        self.timeZones = timeZones
     }
 
     /// One job per core the machine offers.

@@ -1,4 +1,5 @@
 import CalendarModel
+import Recurrence
 
 /// Runs conversions: read → stages → write, streaming one element at a time, with the output
 /// written atomically (all or nothing).
@@ -30,8 +31,26 @@ public struct Converter: Sendable {
     }
 
     /// The stages a request asks for, in pipeline order.
-    func makeStages(_ request: ConversionRequest, log: DiagnosticLog) -> [any ConversionStage] {
-        []
+    func makeStages(_ request: ConversionRequest, outputFormat: String, log: DiagnosticLog) throws -> [any ConversionStage] {
+        var stages: [any ConversionStage] = []
+        // Stages see no input boundary, so a diagnostic names the input when there is one.
+        let file = request.inputs.count == 1 ? request.inputs[0] : request.inputs.joined(separator: ",")
+        if let timeZones = request.timeZones {
+            stages.append(try TimeZoneStage(options: timeZones, outputFormat: outputFormat, file: file, log: log))
+        }
+        if request.recurrence.isActive {
+            // Occurrences follow the wall clock of their series' zone. With `--tz keep` the
+            // zone stage goes first, so every TZID (Windows names, VTIMEZONE matches) is an
+            // IANA id by the time series expand; with `--tz utc|ZONE` it goes after, so series
+            // expand in their own zone and each occurrence is then converted at its instant.
+            let filter = OccurrenceFilter(query: request.recurrence, log: log, sourceName: file)
+            if let timeZones = request.timeZones, timeZones.output != .keep {
+                stages.insert(filter, at: 0)
+            } else {
+                stages.append(filter)
+            }
+        }
+        return stages
     }
 
     func pass(_ element: CalendarStreamElement, through stages: inout [any ConversionStage], from index: Int,

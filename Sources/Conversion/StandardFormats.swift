@@ -1,3 +1,4 @@
+import CSVFormat
 import CalendarModel
 import ICSFormat
 import JSONFormat
@@ -9,6 +10,9 @@ public enum StandardFormats {
         ICSFormat(),
         NativeJSONFormat(),
         JSONLinesFormat(),
+        CSVFormat(.flat),
+        CSVFormat(.outlook),
+        CSVFormat(.google),
     ]
 
     /// The registry built from `all`; a duplicate id stops the program at start-up, loudly.

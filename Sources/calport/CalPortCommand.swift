@@ -7,7 +7,7 @@ struct CalPortCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calport",
         abstract: "Convert calendar data among ICS, CSV, JSON and CalDAV XML, faithfully.",
-        subcommands: [ConvertCommand.self, InspectCommand.self, FormatsCommand.self])
+        subcommands: [ConvertCommand.self, InspectCommand.self, FormatsCommand.self, TimeZoneCommand.self])
 
     /// Runs the command, reporting usage errors with status 2 (DEVELOPERS.md) rather than
     /// ArgumentParser's 64.

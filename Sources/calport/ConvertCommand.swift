@@ -42,6 +42,12 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
+    @OptionGroup(title: "Time zones") var timeZones: TimeZoneArguments
+
+    @OptionGroup(title: "Date range") var dateRange: DateRangeOptions
+
+    @OptionGroup(title: "CSV") var csv: CSVOptions
+
     func validate() throws {
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input can be read only once") }
         let layout = effectiveLayout
@@ -71,10 +77,12 @@ struct ConvertCommand: ParsableCommand {
     func run() throws {
         let log = common.makeLog()
         let layout = effectiveLayout
-        let request = ConversionRequest(
+        var request = ConversionRequest(
             inputs: inputs, output: output, inputFormat: from, outputFormat: to ?? (layout == .vdir ? "ics" : nil), strict: common.strict,
-            outputLayout: layout, merge: merge, dryRun: dryRun, jobs: jobs ?? ConversionRequest.defaultJobs, reportPath: report,
-            showsProgress: !noProgress && !common.quiet)
+            formatSettings: csv.formatSettings, outputLayout: layout, merge: merge, dryRun: dryRun,
+            jobs: jobs ?? ConversionRequest.defaultJobs, reportPath: report, showsProgress: !noProgress && !common.quiet,
+            timeZones: timeZones.options)
+        request.recurrence = try dateRange.makeQuery(timeZones: timeZones.options)
         let summary: ConversionSummary
         do {
             summary = try Converter().run(request, log: log)

@@ -1,0 +1,111 @@
+import CICUShim
+import CalendarModel
+
+/// Reads and writes the date and time cells of the Outlook and Google layouts with ICU
+/// patterns: the ones given (`--date-format`, `--time-format`), else the locale's short date
+/// pattern and its short and medium time patterns (Outlook writes seconds, Google does not).
+/// ISO 8601 (`2024-05-01`, `13:30:00`) is always accepted too, since spreadsheets often rewrite
+/// dates that way.
+final class CSVDateCodec {
+    let locale: String
+    private let dateReaders: [ICUDatePattern]
+    private let timeReaders: [ICUDatePattern]
+    private let dateWriter: ICUDatePattern
+    private let timeWriter: ICUDatePattern
+
+    /// Opens the patterns; throws a usage error naming an unknown locale or a pattern ICU rejects.
+    init(locale: String, dateFormat: String?, timeFormat: String?, writesSeconds: Bool, place: String) throws {
+        guard ICUDatePattern.isKnownLocale(locale) else {
+            throw CalendarError(.usage, file: place, "unknown locale '\(locale)' (expected an ICU locale id such as en_US or de_DE)")
+        }
+        self.locale = locale
+        func open(_ pattern: String, _ what: String) throws -> ICUDatePattern {
+            guard let p = ICUDatePattern(pattern: pattern, locale: locale) else {
+                throw CalendarError(.usage, file: place, "\(what) '\(pattern)' is not an ICU date pattern")
+            }
+            return p
+        }
+        let localeDate = ICUDatePattern.localePattern(locale, kind: Int32(CP_DATE_SHORT)) ?? "yyyy-MM-dd"
+        let shortTime = ICUDatePattern.localePattern(locale, kind: Int32(CP_TIME_SHORT)) ?? "HH:mm"
+        let mediumTime = ICUDatePattern.localePattern(locale, kind: Int32(CP_TIME_MEDIUM)) ?? "HH:mm:ss"
+        let datePattern = dateFormat ?? localeDate
+        let timePatterns = timeFormat.map { [$0] } ?? [shortTime, mediumTime]
+        dateWriter = try open(datePattern, "date format")
+        timeWriter = try open(timeFormat ?? (writesSeconds ? mediumTime : shortTime), "time format")
+        var dates: [ICUDatePattern] = []
+        for p in Self.unique([Self.relaxed(datePattern), "y-M-d"]) { dates.append(try open(p, "date format")) }
+        var times: [ICUDatePattern] = []
+        for p in Self.unique(timePatterns.map(Self.relaxed) + ["H:m:s", "H:m"]) { times.append(try open(p, "time format")) }
+        dateReaders = dates
+        timeReaders = times
+    }
+
+    /// The patterns tried for dates, for messages.
+    var datePatternsDescription: String { dateReaders.map(\.pattern).joined(separator: " or ") }
+    /// The patterns tried for times, for messages.
+    var timePatternsDescription: String { timeReaders.map(\.pattern).joined(separator: " or ") }
+
+    /// The date a cell holds, or nil when no pattern reads all of it or the day does not exist.
+    func date(_ text: String) -> CalendarDate? {
+        for reader in dateReaders {
+            if let f = reader.parse(text) {
+                let date = CalendarDate(year: f[0], month: f[1], day: f[2])
+                return date.isValid ? date : nil
+            }
+        }
+        return nil
+    }
+
+    /// The time of day a cell holds, or nil.
+    func time(_ text: String) -> TimeOfDay? {
+        for reader in timeReaders {
+            if let f = reader.parse(text) {
+                let time = TimeOfDay(hour: f[3], minute: f[4], second: f[5])
+                return time.isValid ? time : nil
+            }
+        }
+        return nil
+    }
+
+    /// A date in the written pattern.
+    func text(_ date: CalendarDate) -> String {
+        dateWriter.format([date.year, date.month, date.day, 0, 0, 0]) ?? ""
+    }
+
+    /// A time in the written pattern.
+    func text(_ time: TimeOfDay) -> String {
+        timeWriter.format([1970, 1, 1, time.hour, time.minute, time.second]) ?? ""
+    }
+
+    /// The pattern with two-letter numeric fields made one letter (`dd.MM.yyyy` → `d.M.y`), so a
+    /// strict parse takes `6.4.1990` as well as `06.04.1990`; writing keeps the original pattern.
+    static func relaxed(_ pattern: String) -> String {
+        var result = ""
+        var quoted = false
+        let chars = Array(pattern)
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            if c == "'" {
+                quoted.toggle()
+                result.append(c)
+                i += 1
+                continue
+            }
+            var run = 1
+            while i + run < chars.count && chars[i + run] == c { run += 1 }
+            if !quoted && "dMHhmsKky".contains(c) && (run == 2 || (c == "y" && run == 4)) {
+                result.append(c)
+            } else {
+                result.append(String(repeating: c, count: run))
+            }
+            i += run
+        }
+        return result
+    }
+
+    private static func unique(_ patterns: [String]) -> [String] {
+        var seen = Set<String>()
+        return patterns.filter { seen.insert($0).inserted }
+    }
+}

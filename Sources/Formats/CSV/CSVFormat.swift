@@ -1,0 +1,61 @@
+import CalendarModel
+
+/// Calendar CSV in one of three layouts (`csv`, `csv-outlook`, `csv-google`), sharing one reader
+/// and writer. Reading finds the layout from the header, so the id matters for writing; the
+/// reader falls back to it only for a header both Outlook and Google could have written.
+public struct CSVFormat: CalendarFormat {
+    /// The layout this id writes.
+    public let dialect: CSVDialect
+
+    public init(_ dialect: CSVDialect) {
+        self.dialect = dialect
+    }
+
+    public var id: String { dialect.rawValue }
+    public var fileExtensions: [String] { ["csv"] }
+    public var mediaType: String { "text/csv" }
+    public var summary: String { dialect.summary }
+
+    /// Whether the first line is a header this layout reads (the flat `csv` id accepts every
+    /// calendar header, since its reader reads them all).
+    public func sniff(_ prefix: [UInt8]) -> Bool {
+        let source = PrefixByteSource(prefix)
+        let records = CSVRecordReader(decoder: CSVTextDecoder(source: source))
+        guard case .record(let record)? = try? records.next() else { return false }
+        let names = record.fields.map { CSVRecord.text($0).text }
+        guard let header = CSVHeader.detect(names, preferred: dialect) else { return false }
+        return dialect == .flat || header.dialect == dialect
+    }
+
+    public func makeReader(source: ByteSource, options: ReadOptions, log: DiagnosticLog) -> any CalendarReader {
+        CSVReader(source: source, options: options, log: log, preferred: dialect,
+                  tableVocabulary: CSVVocabulary.tableParticipants(formatID: id),
+                  flatVocabulary: CSVVocabulary.flatParticipants(formatID: id))
+    }
+
+    public func makeWriter(sink: ByteSink, options: WriteOptions, log: DiagnosticLog) -> any CalendarWriter {
+        CSVWriter(sink: sink, options: options, log: log, dialect: dialect,
+                  tableVocabulary: CSVVocabulary.tableParticipants(formatID: id),
+                  flatVocabulary: CSVVocabulary.flatParticipants(formatID: id))
+    }
+
+    public var vocabulary: ParticipantVocabulary? {
+        dialect == .flat ? CSVVocabulary.flatParticipants(formatID: id) : CSVVocabulary.tableParticipants(formatID: id)
+    }
+}
+
+/// The first bytes of an input, as a source for sniffing.
+private final class PrefixByteSource: ByteSource {
+    private var bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = min(buffer.count, bytes.count)
+        for i in 0..<count { buffer[i] = bytes[i] }
+        bytes.removeFirst(count)
+        return count
+    }
+}

@@ -1,0 +1,145 @@
+import CalendarModel
+import Foundation
+
+/// Offsets and transitions from the newest tz data on the machine: the system's compiled
+/// zoneinfo (TZif files), not ICU's built-in copy, which is older (ICU 72 carries 2022e).
+///
+/// Thread-safe; parsed zones are cached, since conversion asks for offsets once per date-time.
+public final class TimeZoneDatabase: @unchecked Sendable {
+    /// The directory the zones are read from.
+    public let directory: String
+    /// The tz data release, e.g. `2025b`; nil when the data does not say.
+    public let version: String?
+    /// Every zone id the data defines as a zone of its own (tzdata.zi `Z` lines), sorted.
+    public let zoneIdentifiers: [String]
+    /// Backward-compatible names and the zone each one links to (tzdata.zi `L` lines).
+    public let links: [String: String]
+
+    private let zoneSet: Set<String>
+    private let tabulated: Set<String>
+    private let byLowercase: [String: String]
+    private let lock = NSLock()
+    private var cache: [String: CompiledZone?] = [:]
+
+    /// The system's database at `/usr/share/zoneinfo`, read once per process.
+    public static let system = TimeZoneDatabase(directory: "/usr/share/zoneinfo")
+
+    /// Reads the index of a zoneinfo directory (tzdata.zi, zone.tab); zones load on first use.
+    public init(directory: String) {
+        self.directory = directory
+        var version: String?
+        var zones: [String] = []
+        var links: [String: String] = [:]
+        if let text = try? String(contentsOfFile: directory + "/tzdata.zi", encoding: .utf8) {
+            for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+                if line.hasPrefix("# version ") {
+                    version = String(line.dropFirst("# version ".count)).trimmingCharacters(in: .whitespaces)
+                } else if line.hasPrefix("Z ") {
+                    if let name = line.split(separator: " ").dropFirst().first { zones.append(String(name)) }
+                } else if line.hasPrefix("L ") {
+                    let fields = line.split(separator: " ")
+                    if fields.count >= 3 { links[String(fields[2])] = String(fields[1]) }
+                }
+            }
+        }
+        if version == nil, let text = try? String(contentsOfFile: directory + "/+VERSION", encoding: .utf8) {
+            version = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        var tabulated: Set<String> = []
+        for table in ["zone1970.tab", "zone.tab"] {
+            guard let text = try? String(contentsOfFile: directory + "/" + table, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+                let fields = line.split(separator: "\t")
+                if fields.count >= 3 { tabulated.insert(String(fields[2])) }
+            }
+        }
+        self.version = version
+        self.zoneIdentifiers = zones.sorted()
+        self.links = links
+        self.zoneSet = Set(zones)
+        self.tabulated = tabulated
+        var lower: [String: String] = [:]
+        for name in zones { lower[name.lowercased()] = name }
+        for name in links.keys where lower[name.lowercased()] == nil { lower[name.lowercased()] = name }
+        self.byLowercase = lower
+    }
+
+    /// Today's IANA spelling of a zone id or backward-compatible alias (`Asia/Calcutta` →
+    /// `Asia/Kolkata`, `US/Eastern` → `America/New_York`), or nil when the data has no such name.
+    /// Case-insensitive, since names differ only by case in hand-written files.
+    public func currentIdentifier(for name: String) -> String? {
+        guard var id = zoneSet.contains(name) || links[name] != nil ? name : byLowercase[name.lowercased()] else {
+            // Without tzdata.zi (some distributions omit it) a zone is any TZif file by that name.
+            return zoneSet.isEmpty && hasZoneFile(name) ? name : nil
+        }
+        // A name zone.tab lists stays as it is even when the build makes it a link (tzdata's
+        // default build links Europe/Amsterdam to Europe/Brussels; users expect Amsterdam).
+        var hops = 0
+        while !zoneSet.contains(id), !tabulated.contains(id), let target = links[id], hops < 8 {
+            id = target
+            hops += 1
+        }
+        return id
+    }
+
+    /// Whether the data knows `identifier` exactly as spelled (zone or link).
+    public func contains(_ identifier: String) -> Bool {
+        zoneSet.contains(identifier) || links[identifier] != nil || (zoneSet.isEmpty && hasZoneFile(identifier))
+    }
+
+    /// Whether `name` is a safe relative path (letters, digits, `_+-`, no `..`) to a TZif file.
+    private func hasZoneFile(_ name: String) -> Bool {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        let safe = parts.allSatisfy { part in
+            !part.isEmpty && part != "." && part != ".."
+                && part.unicodeScalars.allSatisfy {
+                    $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_+-".unicodeScalars.contains($0))
+                }
+        }
+        guard safe, let handle = FileHandle(forReadingAtPath: directory + "/" + name) else { return false }
+        defer { try? handle.close() }
+        return handle.readData(ofLength: 4) == Data("TZif".utf8)
+    }
+
+    /// The parsed zone, or nil when the data has no such zone. Cached.
+    public func zone(_ identifier: String) -> CompiledZone? {
+        lock.lock()
+        if let cached = cache[identifier] {
+            lock.unlock()
+            return cached
+        }
+        lock.unlock()
+        let loaded = load(identifier)
+        lock.lock()
+        cache[identifier] = .some(loaded)
+        lock.unlock()
+        return loaded
+    }
+
+    private func load(_ identifier: String) -> CompiledZone? {
+        // Only names the index lists become paths, so a TZID cannot reach outside the directory.
+        guard let name = currentIdentifier(for: identifier),
+            zoneSet.contains(name) || links[name] != nil || tabulated.contains(name) || hasZoneFile(name)
+        else { return nil }
+        let path = directory + "/" + name
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? CompiledZone(identifier: name, tzif: [UInt8](data), file: path)
+    }
+
+    /// The UTC offset of `zone` at an instant, in seconds east of UTC; nil for an unknown zone.
+    public func offset(zone: String, utcSeconds: Int) -> Int? {
+        self.zone(zone)?.offset(utcSeconds: utcSeconds)
+    }
+
+    /// The instant a wall time in `zone` names (RFC 5545 §3.3.5: a time in a gap moves forward
+    /// by the gap, an ambiguous time means its first occurrence); nil for an unknown zone.
+    /// `wallSeconds` is `CalendarDateTime.wallSecondsSinceEpoch`.
+    public func utcSeconds(zone: String, wallSeconds: Int) -> Int? {
+        self.zone(zone)?.utcSeconds(wallSeconds: wallSeconds)
+    }
+
+    /// The transitions of `zone` with `from <= instant < to`; nil for an unknown zone.
+    public func transitions(zone: String, from: Int, to: Int) -> [ZoneTransition]? {
+        self.zone(zone)?.transitions(from: from, to: to)
+    }
+}

@@ -1,0 +1,352 @@
+import CalendarModel
+
+/// The pipeline stage that puts every date-time of a stream on today's tz data: zoned times are
+/// resolved (whatever their TZID spelling) and rewritten so their instants stay the same, in the
+/// zone `TimeZoneOptions` asks for; VTIMEZONEs are replaced by ones built from current data.
+///
+/// One normalizer serves one input; call `process` for every element, in order.
+public final class TimeZoneNormalizer {
+    /// What zoned times become and whether VTIMEZONEs are written.
+    public let options: TimeZoneOptions
+    /// Resolves TZIDs; its database gives every offset.
+    public let resolver: TimeZoneResolver
+    /// The input's name, for diagnostics.
+    public let file: String
+    /// Where repairs and unresolved TZIDs are reported, with the item's line.
+    public let log: DiagnosticLog
+
+    private let builder: TimeZoneDefinitionBuilder
+    private let targetZone: String?
+    private let floatingZone: String?
+    // State of the calendar being streamed.
+    private var definitions: [String: Component] = [:]
+    private var calendarDefault: String?
+    private var emitted: Set<String> = []
+    private var warned: Set<String> = []
+    private var byName: [String: Source] = [:]
+    private var byYears: [SourceKey: Source] = [:]
+    // Hot-path memos: consecutive date-times mostly share a zone, and each output zone's name
+    // and rules are looked up once (the database's lock and hashing cost more than the math).
+    private var lastSource: (key: SourceKey, source: Source)?
+    private var outputs: [String: OutputZone] = [:]
+    private var currentEntry: CalendarEntry?
+    private var held: [(CalendarEntry, Int)] = []
+    private var flushing = false
+    private var waitForDefinition = false
+    private var currentYears: ClosedRange<Int>?
+
+    /// How an IANA zone is written: its output TZID and the rules its wall times follow.
+    private struct OutputZone {
+        var name: String
+        var rules: CompiledZone?
+    }
+
+    private struct SourceKey: Hashable {
+        var tzid: String
+        /// Nil when the resolution does not depend on the years (most TZIDs).
+        var years: ClosedRange<Int>?
+    }
+
+    /// Where a time's instant comes from and what its zone is called today.
+    private struct Source {
+        var resolution: TimeZoneResolution
+        var rules: (any ZoneRules)?
+    }
+
+    /// A normalizer for one input. Throws a usage error when `--tz ZONE` or `--floating-tz ZONE`
+    /// names no zone.
+    public init(options: TimeZoneOptions, resolver: TimeZoneResolver = TimeZoneResolver(), file: String, log: DiagnosticLog) throws {
+        self.options = options
+        self.resolver = resolver
+        self.file = file
+        self.log = log
+        self.builder = TimeZoneDefinitionBuilder(database: resolver.database)
+        func zone(_ name: String, _ option: String) throws -> String {
+            guard let id = resolver.resolveName(name).zoneID else {
+                throw CalendarError(.usage, file: file, "\(option) \(name): no such time zone")
+            }
+            return id
+        }
+        if case .zone(let name) = options.output { targetZone = try zone(name, "--tz") } else { targetZone = nil }
+        floatingZone = try options.floatingZone.map { try zone($0, "--floating-tz") }
+    }
+
+    /// Rewrites one stream element; returns what to pass on (VTIMEZONEs are withheld, generated
+    /// ones come before the item that first uses a zone).
+    public func process(_ element: CalendarStreamElement) -> [CalendarStreamElement] {
+        var result: [CalendarStreamElement] = []
+        process(element) { result.append($0) }
+        return result
+    }
+
+    /// Rewrites one stream element and hands what to pass on to `emit`, in order, without
+    /// collecting it first (the pipeline's per-item path).
+    public func process(_ element: CalendarStreamElement, emit: (CalendarStreamElement) throws -> Void) rethrows {
+        switch element {
+        case .beginCalendar(var calendar):
+            definitions = [:]
+            emitted = []
+            warned = []
+            byName = [:]
+            byYears = [:]
+            lastSource = nil
+            calendarDefault = calendar.defaultTimeZone
+            if let stated = calendar.defaultTimeZone {
+                if let id = resolver.resolveName(stated).zoneID {
+                    calendar.defaultTimeZone = output(targetZone ?? id).name
+                } else {
+                    warnOnce("X-WR-TIMEZONE \(stated)", line: nil, "X-WR-TIMEZONE \"\(stated)\" names no known time zone; kept as is")
+                }
+            }
+            try emit(.beginCalendar(calendar))
+        case .entry(.timeZone(let definition), _):
+            if case .text(let names)? = definition.property("TZID")?.value, let name = names.first {
+                definitions[name] = definition
+                // A definition after a first use (a forward reference) counts from now on.
+                byName[name] = nil
+                if byYears.keys.contains(where: { $0.tzid == name }) { byYears = byYears.filter { $0.key.tzid != name } }
+                lastSource = nil
+            }
+            return
+        case .entry(let entry, let line):
+            try process(entry, line: line, emit: emit)
+        case .endCalendar:
+            try flushHeldEntries(emit: emit)
+            definitions = [:]
+            calendarDefault = nil
+            try emit(element)
+        }
+    }
+
+    /// Passes on what is left when the input ends without closing its calendar.
+    public func finish(emit: (CalendarStreamElement) throws -> Void) rethrows {
+        try flushHeldEntries(emit: emit)
+    }
+
+    /// Items that used a TZID no name rule knows before any VTIMEZONE defined it wait for the
+    /// end of the calendar, since the definition may come after them (RFC 5545 does not
+    /// order components); only those items are held.
+    private func flushHeldEntries(emit: (CalendarStreamElement) throws -> Void) rethrows {
+        guard !held.isEmpty else { return }
+        flushing = true
+        defer { flushing = false }
+        let waiting = held
+        held = []
+        for (entry, line) in waiting { try process(entry, line: line, emit: emit) }
+    }
+
+    private func process(_ original: CalendarEntry, line: Int, emit: (CalendarStreamElement) throws -> Void) rethrows {
+        var entry = original
+        // The years an entry spans matter only for matching a VTIMEZONE and for writing
+        // one, so they are computed on first need. The entry waits in a property rather
+        // than in a closure's context, which would copy it for every date-time.
+        currentEntry = original
+        currentYears = nil
+        defer { currentEntry = nil }
+        waitForDefinition = false
+        var used: [String] = []
+        var usedSet: Set<String> = []
+        let startZone = entry.item?.start?.reference.zoneIdentifier
+        entry.mapDateTimes { field, value in
+            // A floating UNTIL under a zoned DTSTART (RFC 5545 §3.3.10 wants UTC; Outlook
+            // writes local time) means local time in the start's zone.
+            if field == .recurrenceUntil, value.reference == .floating, !value.isDateOnly, let startZone {
+                value.reference = .zone(startZone)
+            }
+            convert(&value, field: field, line: line)
+            if let zone = value.reference.zoneIdentifier, !usedSet.contains(zone) {
+                usedSet.insert(zone)
+                used.append(zone)
+            }
+        }
+        if waitForDefinition {
+            held.append((original, line))
+            return
+        }
+        if let item = entry.item, !item.recurrenceRules.isEmpty {
+            warnIfRecurrenceShifts(startZone: startZone, years: years(), line: line)
+        }
+        if options.emitTimeZoneDefinitions {
+            for name in used where !emitted.contains(name) {
+                emitted.insert(name)
+                guard let zone = zoneID(forOutputName: name),
+                    let definition = builder.definition(
+                        zone: zone, tzid: name, fromYear: min(options.definitionsFromYear, years().lowerBound),
+                        throughYear: max(2037, years().upperBound))
+                else { continue }
+                try emit(.entry(.timeZone(definition), line: line))
+            }
+        }
+        try emit(.entry(entry, line: line))
+    }
+
+    // MARK: - Conversion
+
+    /// The years the entry being processed spans (see `years(of:)`), computed once.
+    private func years() -> ClosedRange<Int> {
+        if let known = currentYears { return known }
+        let computed = currentEntry.map(Self.years(of:)) ?? 2000...2000
+        currentYears = computed
+        return computed
+    }
+
+    private func convert(_ value: inout CalendarDateTime, field: DateTimeField, line: Int) {
+        guard !value.isDateOnly else { return }
+        let instant: Int
+        var sourceZone: String?
+        switch value.reference {
+        case .floating:
+            guard let floatingZone, let zone = resolver.database.zone(floatingZone) else { return }
+            instant = zone.utcSeconds(wallSeconds: value.wallSecondsSinceEpoch)
+            sourceZone = floatingZone
+        case .utc:
+            instant = value.wallSecondsSinceEpoch
+        case .zone(let tzid):
+            let source = self.source(tzid, line: line)
+            guard let rules = source.rules else { return }
+            instant = rules.utcSeconds(wallSeconds: value.wallSecondsSinceEpoch)
+            sourceZone = source.resolution.zoneID
+        }
+        // RFC 5545 §3.3.10: UNTIL is UTC whenever DTSTART has a zone or is UTC.
+        if field.requiresUTC || field == .recurrenceUntil {
+            value = utc(instant, like: value)
+            return
+        }
+        switch options.output {
+        case .utc:
+            value = utc(instant, like: value)
+        case .zone:
+            value = wall(instant, zone: targetZone!, like: value)
+        case .keep:
+            if let sourceZone {
+                value = wall(instant, zone: sourceZone, like: value)
+            } else if value.reference != .utc {
+                // Zone known only by the file's VTIMEZONE: no IANA name to keep, so UTC.
+                value = utc(instant, like: value)
+            }
+        }
+    }
+
+    private func utc(_ instant: Int, like value: CalendarDateTime) -> CalendarDateTime {
+        var result = value.withWallSeconds(instant)
+        result.reference = .utc
+        return result
+    }
+
+    private func wall(_ instant: Int, zone: String, like value: CalendarDateTime) -> CalendarDateTime {
+        let target = output(zone)
+        let offset = target.rules?.offset(utcSeconds: instant) ?? 0
+        var result = value.withWallSeconds(instant + offset)
+        result.reference = .zone(target.name)
+        return result
+    }
+
+    private func output(_ zone: String) -> OutputZone {
+        if let known = outputs[zone] { return known }
+        let name = outputName(zone)
+        // Under Windows ids several zones share one name (Berlin and Vienna are both
+        // `W. Europe Standard Time`) and one VTIMEZONE, that of the id's main zone; wall times
+        // must follow that zone so they agree with the definition written for the name.
+        let rulesZone = name == zone ? zone : (zoneID(forOutputName: name) ?? zone)
+        let result = OutputZone(name: name, rules: resolver.database.zone(rulesZone))
+        outputs[zone] = result
+        return result
+    }
+
+    /// The TZID the output uses for an IANA zone.
+    private func outputName(_ zone: String) -> String {
+        guard options.tzidStyle == .windows else { return zone }
+        if let windows = resolver.windowsID(for: zone) { return windows }
+        warnOnce("windows \(zone)", line: nil, "\(zone) has no Windows id in CLDR's table; written as IANA id")
+        return zone
+    }
+
+    private func zoneID(forOutputName name: String) -> String? {
+        if resolver.database.contains(name) { return name }
+        return resolver.resolveName(name).zoneID
+    }
+
+    private func source(_ tzid: String, line: Int) -> Source {
+        if let last = lastSource, last.key.tzid == tzid, last.key.years == nil { return last.source }
+        if let known = byName[tzid] {
+            lastSource = (SourceKey(tzid: tzid, years: nil), known)
+            return known
+        }
+        let definition = definitions[tzid] ?? definitions[TimeZoneResolver.clean(tzid)]
+        // The years matter only when a VTIMEZONE must be matched or must confirm a guess.
+        let named = resolver.resolveName(tzid)
+        if definition == nil, named.zoneID == nil, !flushing {
+            // Its VTIMEZONE may still come: hold the item (see `flushHeldEntries`).
+            waitForDefinition = true
+            return Source(resolution: named, rules: nil)
+        }
+        let span: ClosedRange<Int>? = definition != nil && (named.zoneID == nil || named.isGuess) ? years() : nil
+        let key = SourceKey(tzid: tzid, years: span)
+        if let last = lastSource, last.key == key { return last.source }
+        if let known = byYears[key] {
+            lastSource = (key, known)
+            return known
+        }
+        let resolution = resolver.resolve(tzid, definition: definition, calendarDefault: calendarDefault, years: span)
+        let rules: (any ZoneRules)? = resolution.zoneID.flatMap { resolver.database.zone($0) } ?? resolution.definitionRules
+        let source = Source(resolution: resolution, rules: rules)
+        if span == nil { byName[tzid] = source } else { byYears[key] = source }
+        lastSource = (key, source)
+        let trace = resolution.trace.joined(separator: "; ")
+        switch resolution.step {
+        case .definitionMatch, .fixedOffset, .calendarDefault:
+            warnOnce(
+                "tzid \(tzid) \(resolution.zoneID ?? "")", line: line, "TZID \"\(tzid)\" read as \(resolution.zoneID ?? "?"): \(trace)")
+        case .definitionRules:
+            warnOnce(
+                "tzid \(tzid)", line: line,
+                "TZID \"\(tzid)\" matches no known zone; times computed from the file's VTIMEZONE and written in UTC (\(trace))")
+        case .unresolved:
+            warnOnce(
+                "tzid \(tzid)", line: line, "TZID \"\(tzid)\" names no known zone and has no VTIMEZONE; times kept as they are (\(trace))")
+        default:
+            break
+        }
+        return source
+    }
+
+    /// Occurrences follow the wall clock of the rule's zone; written in another zone they move
+    /// across daylight-saving changes the two zones do not share, so say so.
+    private func warnIfRecurrenceShifts(startZone: String?, years: ClosedRange<Int>, line: Int) {
+        if case .keep = options.output { return }
+        guard let startZone else { return }
+        let source = self.source(startZone, line: line)
+        guard let rules = source.rules, source.resolution.zoneID != targetZone else { return }
+        let from = CalendarDate(year: years.lowerBound, month: 1, day: 1).daysSinceEpoch * 86_400
+        let to = CalendarDate(year: years.upperBound + 1, month: 1, day: 1).daysSinceEpoch * 86_400
+        guard !rules.transitions(from: from, to: to).isEmpty else { return }
+        let target = targetZone ?? "UTC"
+        warnOnce(
+            "recurrence \(startZone) \(line)", line: line,
+            "recurring item in \(startZone) written in \(target): later occurrences keep \(target)'s wall clock and move by an hour across daylight-saving changes"
+        )
+    }
+
+    private func warnOnce(_ key: String, line: Int?, _ message: String) {
+        guard !warned.contains(key) else { return }
+        warned.insert(key)
+        log.warning(file: file, line: line, message)
+    }
+
+    /// The years an entry's date-times span; an open-ended recurrence counts ten years on.
+    static func years(of entry: CalendarEntry) -> ClosedRange<Int> {
+        var low = Int.max
+        var high = Int.min
+        entry.forEachDateTime { field, value in
+            if field == .created || field == .lastModified || field == .timestamp { return }
+            low = min(low, value.date.year)
+            high = max(high, value.date.year)
+        }
+        guard low <= high else { return 2000...2000 }
+        if let item = entry.item, item.recurrenceRules.contains(where: { $0.end == nil }) { high = max(high, low + 10) }
+        if let item = entry.item, item.recurrenceRules.contains(where: { if case .count = $0.end { true } else { false } }) {
+            high = max(high, low + 2)
+        }
+        return low...min(high, low + 60)
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import CalendarModel
+import Recurrence
+import TimeZones
+
+/// `--start`, `--end`, `--expand`, `--max-occurrences`: the date-range query of `convert`.
+struct DateRangeOptions: ParsableArguments {
+    @Option(
+        help: "Keep items with an occurrence at or after WHEN (2024-05-01, 2024-05-01T09:00, 2024-05-01T09:00:00Z, 2024-05-01T09:00+02:00)."
+    )
+    var start: String?
+
+    @Option(help: "Keep items with an occurrence before WHEN (same forms as --start).")
+    var end: String?
+
+    @Flag(help: "Write each occurrence of a recurring item as an item of its own (same UID, with RECURRENCE-ID), sorted by start.")
+    var expand = false
+
+    @Option(help: "Most occurrences one recurring item may yield; a warning says when the limit cuts a series.")
+    var maxOccurrences = 100_000
+
+    /// The query these options ask for: a WHEN without zone is read in `--tz ZONE` (UTC with
+    /// `--tz keep` or `--tz utc`); floating times in `--floating-tz`.
+    func makeQuery(timeZones: TimeZoneOptions? = nil) throws -> RecurrenceQuery {
+        var defaultZone: String?
+        if case .zone(let zone)? = timeZones?.output { defaultZone = zone }
+        let floatingTimeZone = timeZones?.floatingZone
+        do {
+            return try RecurrenceQuery(
+                startText: start, endText: end, expand: expand, maxOccurrences: maxOccurrences, defaultZone: defaultZone,
+                floatingTimeZone: floatingTimeZone)
+        } catch let error as RecurrenceError {
+            throw ValidationError(error.message)
+        }
+    }
+
+    func validate() throws {
+        _ = try makeQuery()
+    }
+}
