@@ -104,3 +104,19 @@ extension CommandLineTests {
         XCTAssertTrue(run.stderr.contains("kept -:51"), run.stderr)
     }
 }
+
+extension CommandLineTests {
+    func testReportNamesWhatOutlookCSVCannotHold() throws {
+        let input = try fixture("merge/work-2023.ics")
+        let run = try calport(["convert", input, "-o", "work.csv", "-t", "csv-outlook", "--report", "report.json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: workDirectory.appendingPathComponent("report.json"))) as! [String: Any]
+        let losses = report["losses"] as! [[String: Any]]
+        let fields = Set(losses.map { $0["field"] as! String })
+        XCTAssertTrue(fields.contains("recurrenceRules"), "\(losses)")
+        XCTAssertTrue(fields.contains("timeZone"), "\(losses)")
+        let rule = losses.first { $0["field"] as? String == "recurrenceRules" }!
+        XCTAssertEqual(rule["places"] as? [String], ["work.csv:5"])
+        XCTAssertEqual((report["totals"] as! [String: Int])["events"], 8)
+    }
+}
