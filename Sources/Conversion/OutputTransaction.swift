@@ -22,13 +22,29 @@ public final class OutputTransaction {
         /// Whether the file was handed back by its writer.
         private(set) var isClosed = false
 
+        /// A dry run's file: counts what would be written and touches no file at all.
+        private let countsOnly: Bool
+
         init(destination: String, temporaryPath: String, descriptor: Int32) {
             self.destination = destination
             self.temporaryPath = temporaryPath
             self.descriptor = descriptor
+            self.countsOnly = false
+        }
+
+        /// A file of a dry run: nothing is created, written, closed or removed.
+        init(countingFor destination: String) {
+            self.destination = destination
+            self.temporaryPath = ""
+            self.descriptor = -1
+            self.countsOnly = true
         }
 
         func write(_ bytes: UnsafeRawBufferPointer) throws {
+            if countsOnly {
+                byteCount += bytes.count
+                return
+            }
             if descriptor < 0 { try reopen() }
             var offset = 0
             while offset < bytes.count {
@@ -56,6 +72,7 @@ public final class OutputTransaction {
 
         func close(sync: Bool) throws {
             isClosed = true
+            if countsOnly { return }
             if descriptor < 0 {
                 guard sync else { return }
                 descriptor = open(temporaryPath, O_RDONLY | O_CLOEXEC)
@@ -73,6 +90,7 @@ public final class OutputTransaction {
         }
 
         func discard() {
+            if countsOnly { return }
             if descriptor >= 0 {
                 Glibc.close(descriptor)
                 descriptor = -1
@@ -113,7 +131,7 @@ public final class OutputTransaction {
         let url = URL(fileURLWithPath: destination)
         let directory = url.deletingLastPathComponent().path
         if dryRun {
-            let file = StagedFile(destination: destination, temporaryPath: "/dev/null", descriptor: open("/dev/null", O_WRONLY | O_CLOEXEC))
+            let file = StagedFile(countingFor: destination)
             staged.append(file)
             return file
         }

@@ -10,6 +10,7 @@ import Foundation
 public final class ProgressMeter: @unchecked Sendable {
     private let lock = NSLock()
     private let totalBytes: Int
+    private let knownTotal: Bool
     private var bytes = 0
     private var items = 0
     private var phase: String
@@ -27,6 +28,7 @@ public final class ProgressMeter: @unchecked Sendable {
     /// A meter that draws through `output` (tests).
     public init(totalBytes: Int, output: @escaping (String) -> Void) {
         self.totalBytes = max(totalBytes, 1)
+        self.knownTotal = totalBytes > 0
         self.phase = "converting"
         self.output = output
     }
@@ -66,6 +68,10 @@ public final class ProgressMeter: @unchecked Sendable {
     private func render(now: Double) -> String {
         drawn = true
         let elapsed = max(now - start, 0.001)
+        guard knownTotal else {
+            // Standard input: no size, so no bar and no time left, just what was done.
+            return "\r\u{1B}[K\(phase) \(items) items  \(Self.megabytes(bytes))  \(Self.megabytes(Int(Double(bytes) / elapsed)))/s"
+        }
         let fraction = min(Double(bytes) / Double(totalBytes), 1)
         let width = 24
         let filled = Int(fraction * Double(width))

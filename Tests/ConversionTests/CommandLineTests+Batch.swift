@@ -83,6 +83,11 @@ extension CommandLineTests {
         XCTAssertTrue(run.stderr.contains("work-2023.ics:59: warning: UID conflict@example.com"), run.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: workDirectory.appendingPathComponent("merged.ics").path))
         XCTAssertEqual(temporaryLeftovers(), [])
+        // A dry run touches no file at all (an earlier version staged to /dev/null and then
+        // removed it as if it were a temporary file).
+        var info = stat()
+        XCTAssertEqual(stat("/dev/null", &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFCHR, "/dev/null must still be the null device")
     }
 
     func testProgressIsNotDrawnWhenStandardErrorIsNotATerminal() throws {
