@@ -267,7 +267,7 @@ final class BatchRun {
                 while let element = try r.next() {
                     try emit(element, unitName: inputs[index].name)
                     items += 1
-                    if trimsHeap && items & 8191 == 0 { HeapTrimmer.trim() }
+                    if trimsHeap && items & 1023 == 0 { HeapTrimmer.trim() }
                     if items & 255 == 0, let progress {
                         let bytes = bytesRead()
                         progress.advance(items: 256, bytes: bytes - reported)
