@@ -263,11 +263,9 @@ final class BatchRun {
                 }
                 var items = 0
                 var reported = 0
-                let trimsHeap = r is PrefetchingReader
                 while let element = try r.next() {
                     try emit(element, unitName: inputs[index].name)
                     items += 1
-                    if trimsHeap && items & 1023 == 0 { HeapTrimmer.trim() }
                     if items & 255 == 0, let progress {
                         let bytes = bytesRead()
                         progress.advance(items: 256, bytes: bytes - reported)

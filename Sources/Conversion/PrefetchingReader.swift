@@ -16,7 +16,6 @@ final class PrefetchingReader: CalendarReader {
 
     private let condition = NSCondition()
     private var queue: [Batch] = []
-    private var queueHead = 0
     private var producerDone = false
     private var failure: Error?
     private var cancelled = false
@@ -69,7 +68,7 @@ final class PrefetchingReader: CalendarReader {
                 ended = true
             }
             condition.lock()
-            while queue.count - queueHead >= depth && !cancelled { condition.wait() }
+            while queue.count >= depth && !cancelled { condition.wait() }
             if cancelled {
                 condition.unlock()
                 return
@@ -91,20 +90,18 @@ final class PrefetchingReader: CalendarReader {
             return current[currentIndex]
         }
         condition.lock()
-        while queueHead == queue.count && !producerDone { condition.wait() }
-        guard queueHead < queue.count else {
+        while queue.isEmpty && !producerDone { condition.wait() }
+        guard !queue.isEmpty else {
             let error = failure
             failure = nil
             condition.unlock()
             if let error { throw error }
             return nil
         }
-        let batch = queue[queueHead]
-        queueHead += 1
-        if queueHead == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            queueHead = 0
-        }
+        // Removing (not just stepping past) the batch releases its elements now: the queue holds
+        // at most `depth` batches, so the shift is cheap, and a reader that stays ahead never
+        // leaves a trail of consumed batches behind (which grew memory with the input).
+        let batch = queue.removeFirst()
         condition.broadcast()
         condition.unlock()
         current = batch.elements
