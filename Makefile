@@ -6,7 +6,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build demo test lint format bench bench-deps clean
 
-# Installs the C libraries and the Python test oracles when missing; does nothing when present.
+# Installs the C libraries, the Python test oracles and Radicale when missing; does nothing when present.
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -14,6 +14,8 @@ deps:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 	@python3 -c "import jsonschema, dateutil" 2>/dev/null || python3 -m pip install -q $(PIP_PACKAGES)
+	@# Radicale: the real CalDAV server the CalDAV tests start on 127.0.0.1 (RadicaleRoundTripTests).
+	@python3 -c "import radicale" 2>/dev/null || python3 -m pip install -q radicale
 
 build: deps
 	$(SWIFT) build

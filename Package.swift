@@ -6,7 +6,10 @@ let package = Package(
     products: [
         .library(
             name: "CalPort",
-            targets: ["CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "TimeZones", "Recurrence", "CSVFormat"]),
+            targets: [
+                "CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "TimeZones", "Recurrence",
+                "CSVFormat", "XMLSupport", "XCalFormat", "CalDAVFormat", "JCalCoding", "JCalFormat", "JSCalendarFormat",
+            ]),
         .executable(name: "calport", targets: ["calport"]),
     ],
     dependencies: [
@@ -26,7 +29,12 @@ let package = Package(
         .target(name: "TimeZones", dependencies: ["CalendarModel", "CICUShim"]),
         .target(name: "ICalendarData", dependencies: ["CalendarModel"]),
         .target(name: "ICSFormat", dependencies: ["CalendarModel", "ICalendarData"], path: "Sources/Formats/ICS"),
-        .target(name: "Conversion", dependencies: ["CalendarModel", "ICSFormat", "JSONFormat", "TimeZones", "Recurrence", "CSVFormat"]),
+        .target(
+            name: "Conversion",
+            dependencies: [
+                "CalendarModel", "ICSFormat", "JSONFormat", "TimeZones", "Recurrence", "CSVFormat", "XCalFormat", "CalDAVFormat",
+                "JCalFormat", "JSCalendarFormat",
+            ]),
         .executableTarget(
             name: "calport",
             dependencies: ["Conversion", "TimeZones", "Recurrence", "CSVFormat", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -41,13 +49,41 @@ let package = Package(
         .testTarget(
             name: "ConversionTests", dependencies: ["Conversion", "ICSFormat", "CalendarTestSupport"], resources: [.copy("Fixtures")]),
         .target(name: "JSONCoding", dependencies: ["CalendarModel"], path: "Sources/Formats/JSONCoding"),
-        .target(name: "JSONFormat", dependencies: ["CalendarModel", "JSONCoding"], path: "Sources/Formats/JSON"),
+        .target(name: "JSONFormat", dependencies: ["CalendarModel", "JSONCoding", "TimeZones"], path: "Sources/Formats/JSON"),
+        .target(name: "JCalCoding", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding"], path: "Sources/Formats/JCalCoding"),
+        .target(name: "JCalFormat", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding", "JCalCoding"], path: "Sources/Formats/JCal"),
+        .target(
+            name: "JSCalendarFormat", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding", "JCalCoding", "TimeZones"],
+            path: "Sources/Formats/JSCalendar"),
+        .target(name: "XMLSupport", dependencies: ["CLibXML2"]),
+        .testTarget(name: "XMLSupportTests", dependencies: ["XMLSupport"], exclude: ["Fixtures"]),
+        .target(
+            name: "XCalFormat", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding", "XMLSupport"], path: "Sources/Formats/XCal"),
+        .target(name: "CalDAVFormat", dependencies: ["CalendarModel", "JSONCoding", "XMLSupport"], path: "Sources/Formats/CalDAV"),
+        .testTarget(
+            name: "CalDAVFormatTests",
+            dependencies: ["CalDAVFormat", "ICSFormat", "XCalFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "XMLSupport"],
+            exclude: ["Fixtures", "Radicale"]),
+        .testTarget(
+            name: "XCalFormatTests", dependencies: ["XCalFormat", "ICSFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "XMLSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "JSONFormatTests", dependencies: ["JSONFormat", "JSONCoding", "CalendarModel", "CalendarTestSupport", "Conversion"],
             resources: [.copy("Fixtures")]),
         .target(name: "CSVFormat", dependencies: ["CalendarModel", "CICUShim", "TimeZones"], path: "Sources/Formats/CSV"),
         .testTarget(
-            name: "CSVFormatTests", dependencies: ["CSVFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "ICSFormat", "JSONFormat"],
+            name: "CSVFormatTests", dependencies: ["CSVFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "ICSFormat", "JSONFormat", "Recurrence"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "JCalFormatTests",
+            dependencies: ["JCalFormat", "JCalCoding", "JSONCoding", "ICalendarData", "CalendarModel", "CalendarTestSupport", "Conversion"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "JSCalendarFormatTests",
+            dependencies: [
+                "JSCalendarFormat", "JCalCoding", "JSONCoding", "ICalendarData", "ICSFormat", "CalendarModel", "CalendarTestSupport",
+                "Conversion",
+            ],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel", "ICSFormat", "Conversion"],

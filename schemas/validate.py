@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 """Validate calport JSON output against a JSON Schema (draft 2020-12).
 
-Usage: validate.py SCHEMA FILE... [--lines] [--def NAME]
+Usage: validate.py SCHEMA FILE... [--lines | --sequence] [--def NAME]
   --lines     each FILE is JSON Lines: every non-empty line is validated on its own.
+  --sequence  each FILE holds one or more JSON values one after another (jCal with several
+              calendars); each value is validated on its own.
   --def NAME  validate against SCHEMA's #/$defs/NAME instead of the root.
 Prints one line per error (file:line: error: message at path) and exits 1 when any.
 Needs: pip install jsonschema
 """
 import json
+import os
 import sys
 
 import jsonschema
+from referencing import Registry, Resource
 
 
 def main(argv):
@@ -18,6 +22,10 @@ def main(argv):
     lines = "--lines" in args
     if lines:
         args.remove("--lines")
+    sequence = "--sequence" in args
+    if sequence:
+        args.remove("--sequence")
+        lines = "sequence"
     definition = None
     if "--def" in args:
         i = args.index("--def")
@@ -29,9 +37,22 @@ def main(argv):
     schema_path, data_paths = args[0], args[1:]
     with open(schema_path, encoding="utf-8") as f:
         schema = json.load(f)
+    original = schema
     if definition:
         schema = {"$schema": schema.get("$schema"), "$defs": schema["$defs"], "$ref": "#/$defs/" + definition}
-    validator = jsonschema.Draft202012Validator(schema)
+    # The schemas beside this one, by $id, so references between them (jscalendar → jcal)
+    # resolve offline; nothing is fetched.
+    registry = Registry()
+    folder = os.path.dirname(os.path.abspath(schema_path))
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".schema.json"):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                other = json.load(f)
+            if "$id" in other:
+                registry = registry.with_resource(other["$id"], Resource.from_contents(other))
+    if definition and "$id" in original:
+        schema["$id"] = original["$id"]
+    validator = jsonschema.Draft202012Validator(schema, registry=registry)
     failures = 0
     for data_path in data_paths:
         failures += validate_file(validator, data_path, lines)
@@ -42,7 +63,23 @@ def validate_file(validator, data_path, lines):
     with open(data_path, encoding="utf-8") as f:
         text = f.read()
     documents = []
-    if lines:
+    if lines == "sequence":
+        decoder = json.JSONDecoder()
+        i = 0
+        while True:
+            while i < len(text) and text[i].isspace():
+                i += 1
+            if i >= len(text):
+                break
+            number = text.count("\n", 0, i) + 1
+            try:
+                _, end = decoder.raw_decode(text, i)
+            except json.JSONDecodeError as e:
+                print(f"{data_path}:{e.lineno}: error: not JSON: {e.msg}")
+                return 1
+            documents.append((number, text[i:end]))
+            i = end
+    elif lines:
         for number, line in enumerate(text.split("\n"), start=1):
             if line.strip():
                 documents.append((number, line))

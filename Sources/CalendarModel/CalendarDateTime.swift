@@ -135,7 +135,10 @@ public struct CalendarDateTime: Hashable, Sendable {
 
     /// The wall time `seconds` since the epoch, keeping this value's anchor.
     public func withWallSeconds(_ seconds: Int) -> CalendarDateTime {
-        let days = Int((Double(seconds) / 86_400).rounded(.down))
+        // Integer floor division: exact for any Int, and cheap (recurrence expansion calls this
+        // several times per occurrence).
+        var days = seconds / 86_400
+        if seconds % 86_400 < 0 { days -= 1 }
         let rest = seconds - days * 86_400
         return CalendarDateTime(
             date: CalendarDate(daysSinceEpoch: days),

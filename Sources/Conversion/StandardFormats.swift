@@ -1,7 +1,11 @@
 import CSVFormat
+import CalDAVFormat
 import CalendarModel
 import ICSFormat
+import JCalFormat
+import JSCalendarFormat
 import JSONFormat
+import XCalFormat
 
 /// The one list of formats calport knows. Adding a format is adding its folder and one line here.
 public enum StandardFormats {
@@ -10,9 +14,13 @@ public enum StandardFormats {
         ICSFormat(),
         NativeJSONFormat(),
         JSONLinesFormat(),
+        JCalFormat(),
+        JSCalendarFormat(),
         CSVFormat(.flat),
         CSVFormat(.outlook),
         CSVFormat(.google),
+        XCalFormat(),
+        CalDAVFormat(calendarDataFormats: [ICSFormat(), XCalFormat()]),
     ]
 
     /// The registry built from `all`; a duplicate id stops the program at start-up, loudly.

@@ -6,7 +6,8 @@ import CalendarModel
 public enum QueryTime {
     /// The instant WHEN names, in seconds since 1970 UTC.
     /// - Throws: `RecurrenceError` (.invalid) naming what is wrong with the text.
-    public static func parse(_ text: String, defaultZone: String? = nil, clock: any WallClock = TimeZoneDatabaseClock.shared) throws -> Int {
+    public static func parse(_ text: String, defaultZone: String? = nil, clock: any WallClock = TimeZoneDatabaseClock.shared) throws -> Int
+    {
         let b = Array(text.utf8)
         func fail(_ why: String) -> RecurrenceError {
             RecurrenceError(

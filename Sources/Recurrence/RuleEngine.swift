@@ -95,6 +95,27 @@ struct RuleEngine {
         if let leap = rule.months.first(where: { $0.isLeap || $0.number > 12 }) {
             throw RecurrenceError(.invalid, "BYMONTH=\(leap.number)\(leap.isLeap ? "L" : "") names no Gregorian month")
         }
+        // Rules can come from JSON or code, not only from checked RFC 5545 text: out-of-range
+        // values are refused here rather than trusted.
+        func check(_ name: String, _ values: [Int], _ range: ClosedRange<Int>, zero: Bool = false) throws {
+            if let bad = values.first(where: { !range.contains($0) || (!zero && $0 == 0) }) {
+                throw RecurrenceError(.invalid, "\(name)=\(bad) is out of range \(range)")
+            }
+        }
+        try check("BYSECOND", rule.bySecond, 0...60, zero: true)
+        try check("BYMINUTE", rule.byMinute, 0...59, zero: true)
+        try check("BYHOUR", rule.byHour, 0...23, zero: true)
+        try check("BYMONTHDAY", rule.daysOfTheMonth, -31...31)
+        try check("BYYEARDAY", rule.daysOfTheYear, -366...366)
+        try check("BYWEEKNO", rule.weeksOfTheYear, -53...53)
+        try check("BYSETPOS", rule.setPositions, -366...366)
+        try check("BYDAY ordinal", rule.daysOfTheWeek.map(\.weekNumber), -53...53, zero: true)
+        if rule.months.contains(where: { $0.number < 1 }) {
+            throw RecurrenceError(.invalid, "BYMONTH values start at 1")
+        }
+        if case .count(let n) = rule.end, n < 1 {
+            throw RecurrenceError(.invalid, "COUNT=\(n) must be a positive integer")
+        }
         if rule.interval < 1 {
             throw RecurrenceError(.invalid, "INTERVAL=\(rule.interval) must be a positive integer")
         }

@@ -6,17 +6,21 @@ import TimeZones
 /// `--start`, `--end`, `--expand`, `--max-occurrences`: the date-range query of `convert`.
 struct DateRangeOptions: ParsableArguments {
     @Option(
-        help: "Keep items with an occurrence at or after WHEN (2024-05-01, 2024-05-01T09:00, 2024-05-01T09:00:00Z, 2024-05-01T09:00+02:00)."
-    )
+        help: ArgumentHelp(
+            "Keep items with an occurrence ending after WHEN: 2024-05-01, 2024-05-01T09:00, 2024-05-01T09:00:00Z or 2024-05-01T09:00+02:00; without a zone, in --tz's zone (UTC for keep and utc).",
+            valueName: "WHEN"))
     var start: String?
 
-    @Option(help: "Keep items with an occurrence before WHEN (same forms as --start).")
+    @Option(help: ArgumentHelp("Keep items with an occurrence starting before WHEN (same forms as --start).", valueName: "WHEN"))
     var end: String?
 
-    @Flag(help: "Write each occurrence of a recurring item as an item of its own (same UID, with RECURRENCE-ID), sorted by start.")
+    @Flag(
+        help: "Write each occurrence of a recurring item as an item of its own (same UID, with RECURRENCE-ID), sorted by start, then UID.")
     var expand = false
 
-    @Option(help: "Most occurrences one recurring item may yield; a warning says when the limit cuts a series.")
+    @Option(
+        help: ArgumentHelp(
+            "Most occurrences one recurring item may yield; a warning says when the limit cuts a series.", valueName: "N"))
     var maxOccurrences = 100_000
 
     /// The query these options ask for: a WHEN without zone is read in `--tz ZONE` (UTC with

@@ -12,12 +12,20 @@ enum ModelSamples {
 
     static var everyPropertyValue: [Property] {
         [
-            Property(name: "X-TEXT", parameters: [Parameter("X-P", "a"), Parameter(name: "MEMBER", values: ["m1", "m2,\"q\""])], value: .text(["one", "two;\n\"three\"\\"])),
-            Property(name: "X-DATES", value: .dateTimes([.day(2024, 2, 29), dt(2024, 5, 1, 9, 0, 0, berlin), dt(2024, 5, 1, 7, 0), dt(2024, 5, 1, 9, 0, 0, .floating)])),
-            Property(name: "X-PERIODS", value: .periods([
-                CalendarPeriod(start: dt(2024, 5, 1, 7, 0), extent: .end(dt(2024, 5, 1, 8, 0))),
-                CalendarPeriod(start: dt(2024, 5, 1, 7, 0), extent: .duration(CalendarDuration(weeks: 1, days: 2, hours: 25))),
-            ])),
+            Property(
+                name: "X-TEXT", parameters: [Parameter("X-P", "a"), Parameter(name: "MEMBER", values: ["m1", "m2,\"q\""])],
+                value: .text(["one", "two;\n\"three\"\\"])),
+            Property(
+                name: "X-DATES",
+                value: .dateTimes([
+                    .day(2024, 2, 29), dt(2024, 5, 1, 9, 0, 0, berlin), dt(2024, 5, 1, 7, 0), dt(2024, 5, 1, 9, 0, 0, .floating),
+                ])),
+            Property(
+                name: "X-PERIODS",
+                value: .periods([
+                    CalendarPeriod(start: dt(2024, 5, 1, 7, 0), extent: .end(dt(2024, 5, 1, 8, 0))),
+                    CalendarPeriod(start: dt(2024, 5, 1, 7, 0), extent: .duration(CalendarDuration(weeks: 1, days: 2, hours: 25))),
+                ])),
             Property(name: "X-DUR", value: .duration(CalendarDuration(isNegative: true))),
             Property(name: "TZOFFSETFROM", value: .utcOffset(-(3 * 3600 + 30 * 60 + 15))),
             Property(name: "X-RULE", value: .recurrence(RecurrenceRule(frequency: .secondly, bySecond: [0, 30]))),
@@ -29,7 +37,9 @@ enum ModelSamples {
             Property(name: "X-URI", value: .uri("https://example.com/a?b=c&d")),
             Property(name: "X-ADDR", value: .calendarAddress("mailto:a@example.com")),
             Property(name: "X-TIMES", value: .times([TimeOfDay(hour: 23, minute: 59, second: 60)], utc: true)),
-            Property(name: "X-LOCALTIMES", value: .times([TimeOfDay(hour: 8, minute: 0, second: 0), TimeOfDay(hour: 9, minute: 0, second: 0)], utc: false)),
+            Property(
+                name: "X-LOCALTIMES",
+                value: .times([TimeOfDay(hour: 8, minute: 0, second: 0), TimeOfDay(hour: 9, minute: 0, second: 0)], utc: false)),
             Property(name: "X-UNTYPED", value: .unknown(type: nil, literal: "raw;text\\,kept")),
             Property(name: "X-TYPED", value: .unknown(type: "X-MYTYPE", literal: "")),
         ]
@@ -49,7 +59,8 @@ enum ModelSamples {
             name: "Zoë \"Z\" Example", url: "mailto:zoe@example.com", role: .chair, status: .inProcess, type: .room,
             expectsReply: true, delegatedTo: ["mailto:a@example.com", "mailto:b@example.com"], delegatedFrom: ["mailto:c@example.com"],
             sentBy: "mailto:boss@example.com", members: ["mailto:list@example.com"], directory: "ldap://example.com/cn=Z",
-            language: "de", email: "zoe@work.example.com", extraParameters: [Parameter("X-NUM-GUESTS", "2"), Parameter("SCHEDULE-STATUS", "2.0")])
+            language: "de", email: "zoe@work.example.com",
+            extraParameters: [Parameter("X-NUM-GUESTS", "2"), Parameter("SCHEDULE-STATUS", "2.0")])
     }
 
     static var collidingWords: Participant {
@@ -58,7 +69,8 @@ enum ModelSamples {
     }
 
     static var fullLocation: StructuredLocation {
-        StructuredLocation(title: "Alexanderplatz 1\nBerlin", latitude: 52.521918, longitude: 13.413215, radius: 70.5,
+        StructuredLocation(
+            title: "Alexanderplatz 1\nBerlin", latitude: 52.521918, longitude: 13.413215, radius: 70.5,
             extraParameters: [Parameter("X-APPLE-MAPKIT-HANDLE", "CAES…"), Parameter("X-TITLE", "Alex")])
     }
 
@@ -126,13 +138,20 @@ enum ModelSamples {
     }
 
     static var vtimezone: Component {
-        Component(name: "VTIMEZONE", properties: [Property(name: "TZID", value: .text(["Europe/Berlin"]))], components: [
-            Component(name: "STANDARD", properties: [
-                Property(name: "DTSTART", value: .dateTimes([dt(1970, 10, 25, 3, 0, 0, .floating)])),
-                Property(name: "TZOFFSETFROM", value: .utcOffset(7200)), Property(name: "TZOFFSETTO", value: .utcOffset(3600)),
-                Property(name: "RRULE", value: .recurrence(RecurrenceRule(frequency: .yearly, daysOfTheWeek: [.init(.sunday, weekNumber: -1)], months: [.init(10)]))),
-            ]),
-        ])
+        Component(
+            name: "VTIMEZONE", properties: [Property(name: "TZID", value: .text(["Europe/Berlin"]))],
+            components: [
+                Component(
+                    name: "STANDARD",
+                    properties: [
+                        Property(name: "DTSTART", value: .dateTimes([dt(1970, 10, 25, 3, 0, 0, .floating)])),
+                        Property(name: "TZOFFSETFROM", value: .utcOffset(7200)), Property(name: "TZOFFSETTO", value: .utcOffset(3600)),
+                        Property(
+                            name: "RRULE",
+                            value: .recurrence(
+                                RecurrenceRule(frequency: .yearly, daysOfTheWeek: [.init(.sunday, weekNumber: -1)], months: [.init(10)]))),
+                    ])
+            ])
     }
 
     /// Two calendars with every kind of entry; the second calendar is bare and has trailing properties.

@@ -24,7 +24,8 @@ final class NativeJSONCorpusTests: XCTestCase {
         guard let input = registry.format(id: from), let output = registry.format(id: to) else {
             throw CalendarError(.usage, file: from, "format \(from) or \(to) is not registered")
         }
-        var reader = input.makeReader(source: MemoryByteSource(bytes, chunkSize: 1 << 16), options: ReadOptions(sourceName: from), log: DiagnosticLog())
+        var reader = input.makeReader(
+            source: MemoryByteSource(bytes, chunkSize: 1 << 16), options: ReadOptions(sourceName: from), log: DiagnosticLog())
         let sink = MemoryByteSink()
         var writer = output.makeWriter(sink: sink, options: WriteOptions(destinationName: to), log: DiagnosticLog())
         while let element = try reader.next() { try writer.write(element) }

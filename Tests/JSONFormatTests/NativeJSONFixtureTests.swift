@@ -78,7 +78,10 @@ final class NativeJSONFixtureTests: XCTestCase {
             return nil
         }
         XCTAssertEqual(events.count, 4)
-        XCTAssertEqual(events[0].start, CalendarDateTime(date: .init(year: 2024, month: 3, day: 31), time: .init(hour: 2, minute: 30, second: 0), reference: .zone("Europe/Berlin")))
+        XCTAssertEqual(
+            events[0].start,
+            CalendarDateTime(
+                date: .init(year: 2024, month: 3, day: 31), time: .init(hour: 2, minute: 30, second: 0), reference: .zone("Europe/Berlin")))
         XCTAssertEqual(events[0].end?.reference, .zone("/mozilla.org/20050126_1/Europe/Berlin"))
         XCTAssertEqual(events[1].start?.reference, .utc)
         XCTAssertEqual(events[1].duration, CalendarDuration(hours: 1))
@@ -88,7 +91,8 @@ final class NativeJSONFixtureTests: XCTestCase {
     }
 
     func testUnknownMemberIsAWarningWhenLenient() throws {
-        let text = "{\"format\":\"calport-json\",\"version\":1,\"calendars\":[\n{\"calendar\":{\"type\":\"local\"},\"entries\":[\n{\"event\":{\"titel\":\"typo\"}}\n]}\n]}\n"
+        let text =
+            "{\"format\":\"calport-json\",\"version\":1,\"calendars\":[\n{\"calendar\":{\"type\":\"local\"},\"entries\":[\n{\"event\":{\"titel\":\"typo\"}}\n]}\n]}\n"
         let log = DiagnosticLog()
         let elements = try NativeJSONRoundTripTests.read(Array(text.utf8), format: NativeJSONFormat(), log: log, strict: false)
         XCTAssertEqual(elements.count, 3)

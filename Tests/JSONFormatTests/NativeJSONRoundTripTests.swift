@@ -14,10 +14,13 @@ final class NativeJSONRoundTripTests: XCTestCase {
         return sink
     }
 
-    static func read(_ bytes: [UInt8], format: any CalendarFormat, log: DiagnosticLog = DiagnosticLog(), strict: Bool = true, chunkSize: Int = 7)
+    static func read(
+        _ bytes: [UInt8], format: any CalendarFormat, log: DiagnosticLog = DiagnosticLog(), strict: Bool = true, chunkSize: Int = 7
+    )
         throws -> [CalendarStreamElement]
     {
-        var reader = format.makeReader(source: MemoryByteSource(bytes, chunkSize: chunkSize), options: ReadOptions(sourceName: "in.json", strict: strict), log: log)
+        var reader = format.makeReader(
+            source: MemoryByteSource(bytes, chunkSize: chunkSize), options: ReadOptions(sourceName: "in.json", strict: strict), log: log)
         var result: [CalendarStreamElement] = []
         while let e = try reader.next() { result.append(e) }
         return result
@@ -70,7 +73,9 @@ final class NativeJSONRoundTripTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", SchemaValidator.schema("validate.py").path, SchemaValidator.schema("calport.schema.json").path, dir.path]
+        process.arguments = [
+            "python3", SchemaValidator.schema("validate.py").path, SchemaValidator.schema("calport.schema.json").path, dir.path,
+        ]
         process.standardOutput = Pipe()
         try process.run()
         process.waitUntilExit()

@@ -177,6 +177,21 @@ final class RecurrenceSetTests: XCTestCase {
         XCTAssertNoThrow(try RecurrenceSet(master: T.item("g", T.dt("20240101"), rules: ["RSCALE=GREGORIAN;FREQ=YEARLY"]), extent: .none))
     }
 
+    func testOutOfRangeValuesFromOtherSourcesAreRefused() {
+        // A rule built in code (or read from JSON) skips the text parser's checks.
+        for rule in [
+            RecurrenceRule(frequency: .yearly, daysOfTheYear: [400]), RecurrenceRule(frequency: .monthly, daysOfTheMonth: [0]),
+            RecurrenceRule(frequency: .daily, byHour: [24]), RecurrenceRule(frequency: .daily, interval: 0),
+            RecurrenceRule(frequency: .yearly, months: [.init(0)]), RecurrenceRule(frequency: .daily, end: .count(0)),
+        ] {
+            var master = T.item("bad", T.dt("20240101T000000Z"))
+            master.recurrenceRules = [rule]
+            XCTAssertThrowsError(try RecurrenceSet(master: master, extent: .none), rule.rfc5545Text) { error in
+                XCTAssertEqual((error as? RecurrenceError)?.kind, .invalid)
+            }
+        }
+    }
+
     func testDateStartIgnoresTimePartsAndSaysSo() throws {
         let set = try RecurrenceSet(master: T.item("d", T.dt("20240101"), rules: ["FREQ=DAILY;COUNT=2;BYHOUR=9"]), extent: .none)
         let expansion = set.occurrences()

@@ -28,21 +28,27 @@ extension JSONOutput {
 
     mutating func status(_ s: CalendarItem.Status) {
         let words = NativeJSONVocabulary.statuses.map(\.1)
-        if case .other(let w) = s { openWord(known: nil, other: w, words: words) } else {
+        if case .other(let w) = s {
+            openWord(known: nil, other: w, words: words)
+        } else {
             string(NativeJSONVocabulary.word(s, in: NativeJSONVocabulary.statuses))
         }
     }
 
     mutating func classification(_ c: CalendarItem.Classification) {
         let words = NativeJSONVocabulary.classifications.map(\.1)
-        if case .other(let w) = c { openWord(known: nil, other: w, words: words) } else {
+        if case .other(let w) = c {
+            openWord(known: nil, other: w, words: words)
+        } else {
             string(NativeJSONVocabulary.word(c, in: NativeJSONVocabulary.classifications))
         }
     }
 
     mutating func action(_ a: Alarm.Action) {
         let words = NativeJSONVocabulary.alarmActions.map(\.1)
-        if case .other(let w) = a { openWord(known: nil, other: w, words: words) } else {
+        if case .other(let w) = a {
+            openWord(known: nil, other: w, words: words)
+        } else {
             string(NativeJSONVocabulary.word(a, in: NativeJSONVocabulary.alarmActions))
         }
     }
@@ -50,7 +56,7 @@ extension JSONOutput {
     // MARK: Values
 
     /// `{"date": …}` for all-day values, else `{"dateTime": …}` with `Z` for UTC or a
-    /// `timeZone` with the TZID verbatim.
+    /// `timeZone` with the TZID verbatim, and the `offset` at that time when the TZID resolves.
     mutating func dateTime(_ v: CalendarDateTime) {
         beginObject()
         if v.isDateOnly {
@@ -62,6 +68,10 @@ extension JSONOutput {
             if case .zone(let id) = v.reference {
                 key("timeZone")
                 string(id)
+                if let offset = ZoneOffsets.offset(of: v) {
+                    key("offset")
+                    string(offset)
+                }
             }
         }
         endObject()
@@ -390,7 +400,11 @@ extension JSONOutput {
         }
         if let status = p.status {
             key("participantStatus")
-            if case .other(let w) = status { openWord(known: nil, other: w, words: v.statuses.map(\.1)) } else { string(v.word(for: status)!) }
+            if case .other(let w) = status {
+                openWord(known: nil, other: w, words: v.statuses.map(\.1))
+            } else {
+                string(v.word(for: status)!)
+            }
         }
         if let type = p.type {
             key("participantType")

@@ -407,7 +407,9 @@ struct NativeJSONDecoder {
         if let l = f.raw("structuredLocation") { i.structuredLocation = try structuredLocation(l, f.sub("structuredLocation")) }
         if let g = f.raw("geo") {
             let gf = try fields(g, f.sub("geo"))
-            guard let lat = gf.raw("latitude"), let lon = gf.raw("longitude") else { throw fail(gf.path, "geo needs latitude and longitude") }
+            guard let lat = gf.raw("latitude"), let lon = gf.raw("longitude") else {
+                throw fail(gf.path, "geo needs latitude and longitude")
+            }
             i.geo = GeoCoordinate(latitude: try double(lat, gf.sub("latitude")), longitude: try double(lon, gf.sub("longitude")))
             try gf.finish()
         }

@@ -33,7 +33,9 @@ public struct NativeJSONReader: CalendarReader {
     private var openLinesCalendar: (index: Int?, title: String?)?
 
     /// A reader over `source`.
-    public init(source: ByteSource, layout: NativeJSONWriter.Layout, options: ReadOptions, log: DiagnosticLog, vocabulary: ParticipantVocabulary) {
+    public init(
+        source: ByteSource, layout: NativeJSONWriter.Layout, options: ReadOptions, log: DiagnosticLog, vocabulary: ParticipantVocabulary
+    ) {
         self.parser = JSONParser(source: source, sourceName: options.sourceName)
         self.layout = layout
         self.options = options
@@ -63,7 +65,11 @@ public struct NativeJSONReader: CalendarReader {
         while true {
             switch state {
             case .start:
-                guard try !parser.isAtEnd() else { throw fail("empty input: expected a calport JSON document") }
+                guard let first = try parser.peekSignificantByte() else { throw fail("empty input: expected a calport JSON document") }
+                if first == UInt8(ascii: "[") {
+                    // A common mix-up: `.json` files are often jCal or JSCalendar arrays.
+                    throw fail("this is a JSON array, not a calport JSON document (jCal? try -f jcal; JSCalendar? -f jscalendar)")
+                }
                 try parser.beginObject()
                 var foundCalendars = false
                 while let key = try parser.nextKey() {
@@ -72,18 +78,24 @@ public struct NativeJSONReader: CalendarReader {
                     case "format":
                         let v = try parser.readValue()
                         guard v.stringValue == NativeJSONWriter.formatName else {
-                            throw CalendarError(.data, file: options.sourceName, line: line, location: "/format",
+                            throw CalendarError(
+                                .data, file: options.sourceName, line: line, location: "/format",
                                 "not a calport JSON document: format is \(v), expected \"\(NativeJSONWriter.formatName)\"")
                         }
                     case "version":
                         let v = try parser.readValue()
                         guard v.intValue == NativeJSONWriter.formatVersion else {
-                            throw CalendarError(.data, file: options.sourceName, line: line, location: "/version",
+                            throw CalendarError(
+                                .data, file: options.sourceName, line: line, location: "/version",
                                 "unsupported calport JSON version \(v); this reader knows version \(NativeJSONWriter.formatVersion)")
                         }
                     case "calendars":
                         try parser.beginArray()
                         foundCalendars = true
+                    case "@type":
+                        throw CalendarError(
+                            .data, file: options.sourceName, line: line, location: "/@type",
+                            "this is JSCalendar, not a calport JSON document (try -f jscalendar)")
                     default:
                         _ = try parser.readValue()
                         try unknown("/\(key)", line: line)
@@ -120,7 +132,8 @@ public struct NativeJSONReader: CalendarReader {
                 switch key {
                 case "calendar":
                     guard !began else {
-                        throw CalendarError(.data, file: options.sourceName, line: line, location: "calendar",
+                        throw CalendarError(
+                            .data, file: options.sourceName, line: line, location: "calendar",
                             "the calendar member must come before the calendar's entries")
                     }
                     let c = try decoder(line: line).calendar(try parser.readValue(), "/calendar")
@@ -133,7 +146,8 @@ public struct NativeJSONReader: CalendarReader {
                 case "trailingProperties":
                     let v = try parser.readValue()
                     guard let values = v.arrayValue else {
-                        throw CalendarError(.data, file: options.sourceName, line: line, location: "trailingProperties", "expected an array")
+                        throw CalendarError(
+                            .data, file: options.sourceName, line: line, location: "trailingProperties", "expected an array")
                     }
                     let d = decoder(line: line)
                     let props = try values.enumerated().map { try d.property($1, "/trailingProperties/\($0)") }
@@ -153,7 +167,8 @@ public struct NativeJSONReader: CalendarReader {
                 let d = decoder(line: line)
                 let f = try d.fields(value, "")
                 guard let entry = try d.entry(f) else {
-                    throw CalendarError(.data, file: options.sourceName, line: line,
+                    throw CalendarError(
+                        .data, file: options.sourceName, line: line,
                         "an entry needs one of the members event, reminder, timeZone, component")
                 }
                 try f.finish()
@@ -207,7 +222,8 @@ public struct NativeJSONReader: CalendarReader {
             }
             let title = try f.string("calendar")
             guard let entry = try d.entry(f) else {
-                throw CalendarError(.data, file: options.sourceName, line: line,
+                throw CalendarError(
+                    .data, file: options.sourceName, line: line,
                     "a line needs one of the members beginCalendar, endCalendar, event, reminder, timeZone, component")
             }
             try f.finish()

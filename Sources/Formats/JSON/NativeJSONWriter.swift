@@ -23,6 +23,7 @@ public struct NativeJSONWriter: CalendarWriter {
 
     /// The envelope's format name and version; a reader refuses other versions.
     public static let formatName = "calport-json"
+    /// The envelope version this writer writes.
     public static let formatVersion = 1
 
     private var out: JSONOutput

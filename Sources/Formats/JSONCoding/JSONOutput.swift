@@ -8,6 +8,7 @@ import CalendarModel
 /// same container is preceded by one.
 public struct JSONOutput {
     private let sink: ByteSink
+    /// The bytes written and not yet handed to the sink.
     public private(set) var bytes: [UInt8] = []
     private var needsComma = false
     /// Bytes kept before handing them to the sink; large enough to make writes cheap, small

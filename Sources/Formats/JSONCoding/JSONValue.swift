@@ -93,17 +93,22 @@ public enum JSONValue: Equatable, Sendable, CustomStringConvertible {
 public struct JSONObject: Equatable, Sendable {
     /// One `"key": value` pair.
     public struct Member: Equatable, Sendable {
+        /// The member name.
         public var key: String
+        /// The member value.
         public var value: JSONValue
 
+        /// A member called `key`.
         public init(key: String, value: JSONValue) {
             self.key = key
             self.value = value
         }
     }
 
+    /// The members in document order.
     public var members: [Member]
 
+    /// An object with `members`, in that order.
     public init(_ members: [Member] = []) {
         self.members = members
     }
@@ -115,6 +120,25 @@ public struct JSONObject: Equatable, Sendable {
 
     /// The member names in order.
     public var keys: [String] { members.map(\.key) }
+
+    /// Appends a member (callers keep names unique).
+    public mutating func append(_ key: String, _ value: JSONValue) {
+        members.append(Member(key: key, value: value))
+    }
+
+    /// Appends a string member when the string is present.
+    public mutating func append(_ key: String, _ value: String?) {
+        if let value { members.append(Member(key: key, value: .string(value))) }
+    }
+
+    /// Replaces the first member called `key`, or appends it; nil removes it.
+    public mutating func set(_ key: String, _ value: JSONValue?) {
+        if let i = members.firstIndex(where: { $0.key == key }) {
+            if let value { members[i].value = value } else { members.remove(at: i) }
+        } else if let value {
+            members.append(Member(key: key, value: value))
+        }
+    }
 }
 
 /// A sink for `JSONOutput`s that are only read through `bytes`.

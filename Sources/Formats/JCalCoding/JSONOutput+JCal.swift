@@ -1,0 +1,246 @@
+import CalendarModel
+import Foundation
+import ICalendarData
+import JSONCoding
+
+/// Writes the generic component tree as jCal (RFC 7265 §3): lower-case names, parameters as an
+/// object (one string, or an array for several values), the value type spelled out, values in
+/// their JSON forms. Properties whose type the table does not know and whose value is
+/// untyped are written as `unknown` with their raw iCalendar text (§5.1).
+extension JSONOutput {
+    /// Writes a component as `[name, [properties], [components]]`.
+    public mutating func jcalComponent(_ c: Component) {
+        beginArray()
+        string(c.name.lowercased())
+        beginArray()
+        for p in c.properties { jcalProperty(p) }
+        endArray()
+        beginArray()
+        for sub in c.components { jcalComponent(sub) }
+        endArray()
+        endArray()
+    }
+
+    /// The parameter that keeps the declared type of a value written as `unknown` because it
+    /// did not parse as that type (`X-MAYBE;VALUE=BOOLEAN:MAYBE`) or is of an extension type.
+    public static let declaredTypeParameter = "X-CALPORT-VALUE-TYPE"
+
+    /// The zone a TZID parameter must name for a value, if any (the model keeps it in the value).
+    private static func anchorZone(_ value: PropertyValue) -> String? {
+        switch value {
+        case .dateTimes(let d): return d.first?.reference.zoneIdentifier
+        case .periods(let p): return p.first?.start.reference.zoneIdentifier
+        default: return nil
+        }
+    }
+
+    private mutating func jcalParameter(_ name: String, _ values: [String]) {
+        key(name.lowercased())
+        if values.count == 1 {
+            string(values[0])
+        } else {
+            beginArray()
+            for v in values { string(v) }
+            endArray()
+        }
+    }
+
+    /// Writes a property as `[name, {parameters}, type, value, …]`.
+    public mutating func jcalProperty(_ p: Property) {
+        beginArray()
+        string(p.name.lowercased())
+        beginObject()
+        if let zone = Self.anchorZone(p.value), !p.parameters.contains(where: { $0.name == "TZID" }) {
+            jcalParameter("TZID", [zone])
+        }
+        for parameter in p.parameters where parameter.name != "VALUE" {
+            jcalParameter(parameter.name, parameter.values)
+        }
+        if case .unknown(let type?, _) = p.value {
+            // A value that did not parse as its declared type, or of a type no table knows:
+            // jCal cannot carry it under that type, so it travels as `unknown` (RFC 7265 §5)
+            // and the declared type, spelled as the source spelled it, in a parameter of its own.
+            jcalParameter(Self.declaredTypeParameter, [type])
+        }
+        endObject()
+        jcalValue(p.value, definition: PropertyTable.definition(p.name))
+        endArray()
+    }
+
+    private mutating func jcalValue(_ value: PropertyValue, definition: PropertyDefinition?) {
+        switch value {
+        case .text(let values):
+            string("text")
+            for v in values { string(v) }
+        case .dateTimes(let values):
+            string(values.first?.isDateOnly ?? false ? "date" : "date-time")
+            for v in values { string(ISO8601Text.dateTime(v)) }
+        case .periods(let values):
+            string("period")
+            for p in values {
+                beginArray()
+                string(ISO8601Text.dateTime(p.start))
+                switch p.extent {
+                case .end(let e): string(ISO8601Text.dateTime(e))
+                case .duration(let d): string(ISO8601Text.duration(d))
+                }
+                endArray()
+            }
+        case .duration(let d):
+            string("duration")
+            string(ISO8601Text.duration(d))
+        case .utcOffset(let seconds):
+            string("utc-offset")
+            string(ISO8601Text.utcOffset(seconds))
+        case .recurrence(let rule):
+            string("recur")
+            jcalRecurrence(rule)
+        case .integer(let values):
+            string("integer")
+            for v in values { int(v) }
+        case .float(let values):
+            string("float")
+            for v in values { double(v) }
+        case .boolean(let b):
+            string("boolean")
+            bool(b)
+        case .geo(let latitude, let longitude):
+            string("float")
+            beginArray()
+            double(latitude)
+            double(longitude)
+            endArray()
+        case .binary(let bytes):
+            string("binary")
+            string(Data(bytes).base64EncodedString())
+        case .uri(let u):
+            string("uri")
+            string(u)
+        case .calendarAddress(let a):
+            string("cal-address")
+            string(a)
+        case .times(let times, let utc):
+            string("time")
+            for t in times { string(ISO8601Text.time(t) + (utc ? "Z" : "")) }
+        case .unknown(let type, let literal):
+            if type == nil, definition?.isStructured == true, let parts = Self.structuredParts(literal) {
+                // REQUEST-STATUS (RFC 7265 §3.4.1.2), when its parts give back the same text.
+                string("text")
+                beginArray()
+                for part in parts { string(part) }
+                endArray()
+            } else {
+                string("unknown")
+                string(literal)
+            }
+        }
+    }
+
+    /// The unescaped parts of structured text, or nil when escaping them again would not give
+    /// the same text (an unescaped comma, say) or the count is not two or three, in which case
+    /// the value stays `unknown`.
+    public static func structuredParts(_ literal: String) -> [String]? {
+        var parts: [String] = []
+        var current = ""
+        var escaped = false
+        for c in literal {
+            if escaped {
+                switch c {
+                case "n", "N": current.append("\n")
+                default: current.append(c)
+                }
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else if c == ";" {
+                parts.append(current)
+                current = ""
+            } else {
+                current.append(c)
+            }
+        }
+        guard !escaped else { return nil }
+        parts.append(current)
+        // RFC 7265 §3.4.1.2 allows two or three parts; other counts stay `unknown`.
+        guard (2...3).contains(parts.count) else { return nil }
+        return parts.map(JCalValueDecoder.escapeText).joined(separator: ";") == literal ? parts : nil
+    }
+
+    private mutating func ruleList(_ name: String, _ values: [Int]) {
+        guard !values.isEmpty else { return }
+        key(name)
+        if values.count == 1 {
+            int(values[0])
+        } else {
+            beginArray()
+            for v in values { int(v) }
+            endArray()
+        }
+    }
+
+    /// RFC 7265 §3.6.10: one member per rule part, a single value bare, several in an array.
+    public mutating func jcalRecurrence(_ r: RecurrenceRule) {
+        beginObject()
+        if let scale = r.scale {
+            key("rscale")
+            string(scale)
+        }
+        key("freq")
+        string(r.frequency.rawValue)
+        switch r.end {
+        case .until(let d):
+            key("until")
+            string(ISO8601Text.dateTime(d))
+        case .count(let n):
+            key("count")
+            int(n)
+        case nil: break
+        }
+        if r.interval != 1 || r.intervalWasExplicit {
+            key("interval")
+            int(r.interval)
+        }
+        ruleList("bysecond", r.bySecond)
+        ruleList("byminute", r.byMinute)
+        ruleList("byhour", r.byHour)
+        if !r.daysOfTheWeek.isEmpty {
+            key("byday")
+            let days = r.daysOfTheWeek.map { ($0.weekNumber != 0 ? String($0.weekNumber) : "") + $0.weekday.code }
+            if days.count == 1 {
+                string(days[0])
+            } else {
+                beginArray()
+                for d in days { string(d) }
+                endArray()
+            }
+        }
+        ruleList("bymonthday", r.daysOfTheMonth)
+        ruleList("byyearday", r.daysOfTheYear)
+        ruleList("byweekno", r.weeksOfTheYear)
+        if !r.months.isEmpty {
+            key("bymonth")
+            // RFC 7529 leap months ("5L") can only be strings.
+            if r.months.count == 1 {
+                if r.months[0].isLeap { string("\(r.months[0].number)L") } else { int(r.months[0].number) }
+            } else {
+                beginArray()
+                for m in r.months { if m.isLeap { string("\(m.number)L") } else { int(m.number) } }
+                endArray()
+            }
+        }
+        ruleList("bysetpos", r.setPositions)
+        if let w = r.firstDayOfTheWeek {
+            key("wkst")
+            string(w.code)
+        }
+        if let skip = r.skip {
+            key("skip")
+            string(skip)
+        }
+        for part in r.extensionParts {
+            key(part.name.lowercased())
+            string(part.value)
+        }
+        endObject()
+    }
+}

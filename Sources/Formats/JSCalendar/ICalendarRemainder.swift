@@ -1,0 +1,111 @@
+import CalendarModel
+import JCalCoding
+import JSONCoding
+
+/// What a JSCalendar object cannot say about its iCalendar source, kept in the vendor member
+/// `calport:iCalendar` so that ICS → JSCalendar → ICS loses nothing (RFC 8984 §3.3 allows
+/// vendor members). It is found by comparison, not by rule: the writer decodes the JSCalendar
+/// it wrote, maps it back to iCalendar, and for every property (and sub-component) name whose
+/// instances differ from the source, keeps the source's instances here. Reading replaces the
+/// instances made from JSCalendar fields with these.
+///
+/// In JSON: `{"replaces": ["duration"], "properties": [jCal…], "components": [jCal…]}`, where
+/// `replaces` names what the source did not have at all.
+struct ICalendarRemainder: Equatable {
+    /// Upper-case names whose instances made from JSCalendar fields are dropped though the
+    /// source had none; `*` drops everything made from fields (the writer's last resort).
+    var replaces: [String] = []
+    var properties: [Property] = []
+    var components: [Component] = []
+
+    var isEmpty: Bool { replaces.isEmpty && properties.isEmpty && components.isEmpty }
+
+    /// Names in order of first appearance.
+    private static func names<T>(_ items: [T], _ name: (T) -> String) -> [String] {
+        var seen = Set<String>()
+        return items.map(name).filter { seen.insert($0).inserted }
+    }
+
+    /// The remainder that turns `reconstructed` back into `original`.
+    static func between(original: [Property], reconstructed: [Property]) -> ICalendarRemainder {
+        var r = ICalendarRemainder()
+        for name in names(original + reconstructed, \.name) {
+            let o = original.filter { $0.name == name }
+            let c = reconstructed.filter { $0.name == name }
+            guard o != c else { continue }
+            if o.isEmpty { r.replaces.append(name) } else { r.properties += o }
+        }
+        return r
+    }
+
+    /// The remainder between two components' properties and sub-components.
+    static func between(original: Component, reconstructed: Component) -> ICalendarRemainder {
+        var r = between(original: original.properties, reconstructed: reconstructed.properties)
+        for name in names(original.components + reconstructed.components, \.name) {
+            let o = original.components.filter { $0.name == name }
+            let c = reconstructed.components.filter { $0.name == name }
+            guard o != c else { continue }
+            if o.isEmpty { r.replaces.append(name) } else { r.components += o }
+        }
+        return r
+    }
+
+    /// `properties` with this remainder applied.
+    func applied(to properties: [Property]) -> [Property] {
+        if replaces.contains("*") { return self.properties }
+        let dropped = Set(replaces).union(self.properties.map(\.name))
+        return properties.filter { !dropped.contains($0.name) } + self.properties
+    }
+
+    /// `component` with this remainder applied.
+    func applied(to component: Component) -> Component {
+        var c = component
+        c.properties = applied(to: c.properties)
+        if replaces.contains("*") {
+            c.components = components
+            return c
+        }
+        let dropped = Set(replaces).union(components.map(\.name))
+        c.components = c.components.filter { !dropped.contains($0.name) } + components
+        return c
+    }
+
+    /// Reads the vendor member's value.
+    init(json: JSONValue, decoder: JCalValueDecoder, path: String) throws {
+        guard let o = json.objectValue else { throw decoder.fail(path, "calport:iCalendar must be an object") }
+        replaces = try (o["replaces"]?.arrayValue ?? []).map { v in
+            guard let s = v.stringValue else { throw decoder.fail("\(path)/replaces", "names must be strings") }
+            return s.uppercased()
+        }
+        properties = try (o["properties"]?.arrayValue ?? []).enumerated().map { try decoder.property($1, "\(path)/properties/\($0)") }
+        components = try (o["components"]?.arrayValue ?? []).enumerated().map { try decoder.component($1, "\(path)/components/\($0)") }
+    }
+
+    init() {}
+}
+
+extension JSONOutput {
+    /// Writes a remainder as the value of `calport:iCalendar`.
+    mutating func remainder(_ r: ICalendarRemainder) {
+        beginObject()
+        if !r.replaces.isEmpty {
+            key("replaces")
+            beginArray()
+            for n in r.replaces { string(n.lowercased()) }
+            endArray()
+        }
+        if !r.properties.isEmpty {
+            key("properties")
+            beginArray()
+            for p in r.properties { jcalProperty(p) }
+            endArray()
+        }
+        if !r.components.isEmpty {
+            key("components")
+            beginArray()
+            for c in r.components { jcalComponent(c) }
+            endArray()
+        }
+        endObject()
+    }
+}

@@ -1,0 +1,346 @@
+import CalendarModel
+import Foundation
+import ICalendarData
+import JSONCoding
+import XMLSupport
+
+/// Turns xCal elements (RFC 6321 §3) into the generic component tree that the iCalendar
+/// mapper types, with the ICS reader's conventions: names upper-cased, the value typed by its
+/// element (so no VALUE parameter), TZID moved into the date-times it anchors, REQUEST-STATUS
+/// kept as its iCalendar text. What does not parse is kept as an `.unknown` value with a
+/// warning (an error in strict mode).
+///
+/// The ISO 8601 extended forms come from `ISO8601Text` (module JSONCoding): xCal and jCal
+/// share them exactly (RFC 6321 §3.6 and RFC 7265 §3.6 define the same lexical forms).
+struct XCalDecoder {
+    let options: ReadOptions
+    let log: DiagnosticLog
+
+    func fail(_ element: XMLElement, _ message: String) -> CalendarError {
+        CalendarError(.data, file: options.sourceName, line: element.line, location: element.path, message)
+    }
+
+    /// A repair lenient mode makes and says so; strict mode refuses it.
+    func repair(_ element: XMLElement, _ message: String) throws {
+        if options.strict { throw fail(element, message) }
+        log.warning(file: options.sourceName, line: element.line, location: element.path, message)
+    }
+
+    /// The element as an xCal element: itself, or calport's spelling of an iCalendar name that
+    /// is not an XML name renamed to that name; nil for any other namespace.
+    static func resolved(_ element: XMLElement) -> XMLElement? {
+        if element.name.namespace == XCalNames.namespace { return element }
+        guard element.name.namespace == XCalNames.extensionNamespace, let name = element.attribute("name") else { return nil }
+        var renamed = element
+        renamed.name = XCalNames.name(name.lowercased())
+        return renamed
+    }
+
+    /// Children in the xCal namespace; anything else is an extension element, skipped with a warning.
+    func xcalChildren(_ element: XMLElement) throws -> [XMLElement] {
+        var out: [XMLElement] = []
+        for child in element.children {
+            if let resolved = Self.resolved(child) {
+                out.append(resolved)
+            } else {
+                try repair(child, "element \(child.name) is not in the xCal namespace; skipped")
+            }
+        }
+        return out
+    }
+
+    func component(_ element: XMLElement) throws -> Component {
+        var component = Component(name: element.name.local.uppercased())
+        for child in try xcalChildren(element) {
+            switch child.name.local {
+            case "properties": component.properties += try properties(child)
+            case "components": component.components += try xcalChildren(child).map(self.component)
+            default:
+                try repair(child, "\(element.name.local) holds \(child.name.local), which is neither properties nor components; skipped")
+            }
+        }
+        return component
+    }
+
+    func properties(_ element: XMLElement) throws -> [Property] {
+        try xcalChildren(element).map(property)
+    }
+
+    func property(_ element: XMLElement) throws -> Property {
+        let name = element.name.local.uppercased()
+        var parameters: [Parameter] = []
+        var values: [XMLElement] = []
+        for child in try xcalChildren(element) {
+            if child.name.local == "parameters" {
+                parameters += try xcalChildren(child).map(parameter)
+            } else {
+                values.append(child)
+            }
+        }
+        var value = try self.value(values, of: element, property: name)
+        if case .unknown(nil, let literal) = value, let i = parameters.firstIndex(where: { $0.name == XCalNames.declaredTypeParameter }),
+            parameters[i].values.count == 1
+        {
+            value = .unknown(type: parameters[i].value, literal: literal)
+            parameters.remove(at: i)
+        }
+        if parameters.filter({ $0.name == "TZID" }).count == 1, let i = parameters.firstIndex(where: { $0.name == "TZID" }),
+            parameters[i].values.count == 1, Self.anchor(&value, in: parameters[i].value)
+        {
+            parameters.remove(at: i)
+        }
+        return Property(name: name, parameters: parameters, value: value)
+    }
+
+    func parameter(_ element: XMLElement) throws -> Parameter {
+        let name = element.name.local.uppercased()
+        let valueElements = try xcalChildren(element)
+        if valueElements.isEmpty && element.trimmedText.isEmpty {
+            // A parameter without a value (`;ENCODING;…` in old exports) is an empty element.
+            return Parameter(name: name, values: [])
+        }
+        guard !valueElements.isEmpty else {
+            // A parameter written with its value as bare text, as in RFC 6321's own B.2 example.
+            try repair(element, "parameter \(element.name.local) has no value element; its text is read as the value")
+            return Parameter(name, element.trimmedText)
+        }
+        return Parameter(
+            name: name,
+            values: valueElements.map { v in
+                v.name.local == "boolean" ? v.trimmedText.uppercased() : v.text
+            })
+    }
+
+    /// Puts every floating date-time into `zone`, as the ICS reader does with TZID; false when
+    /// the value holds something a zone cannot anchor.
+    static func anchor(_ value: inout PropertyValue, in zone: String) -> Bool {
+        func anchorable(_ d: CalendarDateTime) -> Bool { !d.isDateOnly && d.reference == .floating }
+        func anchored(_ d: CalendarDateTime) -> CalendarDateTime { CalendarDateTime(date: d.date, time: d.time, reference: .zone(zone)) }
+        switch value {
+        case .dateTimes(let dates) where !dates.isEmpty && dates.allSatisfy(anchorable):
+            value = .dateTimes(dates.map(anchored))
+            return true
+        case .periods(let periods) where !periods.isEmpty:
+            let ok = periods.allSatisfy { p in
+                guard anchorable(p.start) else { return false }
+                if case .end(let e) = p.extent { return anchorable(e) }
+                return true
+            }
+            guard ok else { return false }
+            value = .periods(
+                periods.map { p in
+                    var q = p
+                    q.start = anchored(p.start)
+                    if case .end(let e) = p.extent { q.extent = .end(anchored(e)) }
+                    return q
+                })
+            return true
+        default:
+            return false
+        }
+    }
+
+    private struct Mismatch: Error {
+        var message: String
+    }
+
+    /// The typed value of a property's value elements.
+    func value(_ values: [XMLElement], of property: XMLElement, property name: String) throws -> PropertyValue {
+        let definition = PropertyTable.definition(name)
+        if values.isEmpty {
+            let text = property.text
+            guard !text.allSatisfy(\.isWhitespace) else { throw fail(property, "property \(property.name.local) has no value") }
+            // RFC 6321's B.2 example writes `<tzid>US/Eastern</tzid>` (an erratum): text
+            // straight inside the property, read as the property's default type.
+            try repair(
+                property,
+                "property \(property.name.local) has no value element; its text is read as \(definition?.defaultType.lowercaseName ?? "unknown")"
+            )
+            let type = definition?.defaultType
+            let synthetic = XMLElement(
+                name: XCalNames.name(type?.lowercaseName ?? "unknown"), text: text, line: property.line, path: property.path)
+            return try value([synthetic], of: property, property: name)
+        }
+        // Structured values are recognized by their parts, not by a type element.
+        if values.contains(where: { $0.name.local == "latitude" }) {
+            guard let lat = values.first(where: { $0.name.local == "latitude" }).flatMap({ Double($0.trimmedText) }),
+                let lon = values.first(where: { $0.name.local == "longitude" }).flatMap({ Double($0.trimmedText) }),
+                lat.isFinite, lon.isFinite
+            else {
+                try repair(property, "geo needs a numeric latitude and longitude; kept as text")
+                return .unknown(type: nil, literal: values.map(\.text).joined(separator: ";"))
+            }
+            return .geo(latitude: lat, longitude: lon)
+        }
+        if values.contains(where: { $0.name.local == "code" }) {
+            // REQUEST-STATUS (RFC 6321 §3.4.1.3): the parts become the iCalendar text the model keeps.
+            var parts = [values.first { $0.name.local == "code" }?.text ?? ""]
+            if let description = values.first(where: { $0.name.local == "description" }) { parts.append(Self.escapeText(description.text)) }
+            if let data = values.first(where: { $0.name.local == "data" }) { parts.append(Self.escapeText(data.text)) }
+            return .unknown(type: nil, literal: parts.joined(separator: ";"))
+        }
+        let typeName = values[0].name.local
+        if let other = values.first(where: { $0.name.local != typeName }), !(Set([typeName, other.name.local]) == ["date", "date-time"]) {
+            throw fail(other, "property \(property.name.local) mixes \(typeName) and \(other.name.local) values")
+        }
+        if typeName == "unknown" {
+            return .unknown(type: nil, literal: values.map(\.text).joined(separator: ","))
+        }
+        guard let type = ValueType(rawValue: typeName.uppercased()), type != .geo else {
+            // A value type this table does not know (an X- type): kept as the literal it is.
+            return .unknown(type: typeName.uppercased(), literal: values.map(\.text).joined(separator: ","))
+        }
+        do {
+            return try typed(values, type: type, definition: definition)
+        } catch let m as Mismatch {
+            try repair(property, "\(property.name.local) is not a valid \(typeName) value (\(m.message)); kept as text")
+            // As the ICS reader keeps it: the literal in iCalendar's form, the type declared only
+            // where it differs from the property's default.
+            let declared = type == definition?.defaultType ? nil : type.rawValue
+            return .unknown(type: declared, literal: values.map(Self.icalendarLiteral).joined(separator: ","))
+        }
+    }
+
+    /// A value element's text in iCalendar's form, as far as it can be converted: extended
+    /// ISO dates become basic ones, a period becomes `start/end`.
+    static func icalendarLiteral(_ v: XMLElement) -> String {
+        func basic(_ s: String) -> String {
+            ISO8601Text.parseDateTime(s, allowDate: true)?.basicISO ?? s
+        }
+        if v.name.local == "period" {
+            let start = v.child(XCalNames.name("start")).map { basic($0.trimmedText) } ?? ""
+            let rest =
+                v.child(XCalNames.name("end")).map { basic($0.trimmedText) } ?? v.child(XCalNames.name("duration"))?.trimmedText ?? ""
+            return start + "/" + rest
+        }
+        if v.name.local == "date" || v.name.local == "date-time" { return basic(v.trimmedText) }
+        return v.text
+    }
+
+    private func typed(_ values: [XMLElement], type: ValueType, definition: PropertyDefinition?) throws -> PropertyValue {
+        func single() throws -> XMLElement {
+            guard values.count == 1 else { throw Mismatch(message: "\(values.count) values where one is allowed") }
+            return values[0]
+        }
+        switch type {
+        case .text:
+            return .text(values.map(\.text))
+        case .date, .dateTime:
+            return .dateTimes(
+                try values.map { v in
+                    let s = v.trimmedText
+                    let isDate = v.name.local == "date"
+                    guard let d = ISO8601Text.parseDateTime(s, allowDate: isDate), d.isDateOnly == isDate else {
+                        throw Mismatch(message: "'\(s)'")
+                    }
+                    return d
+                })
+        case .period:
+            return .periods(
+                try values.map { v in
+                    guard let startText = v.child(XCalNames.name("start"))?.trimmedText,
+                        let start = ISO8601Text.parseDateTime(startText, allowDate: true)
+                    else {
+                        throw Mismatch(message: "a period needs a start date-time")
+                    }
+                    if let end = v.child(XCalNames.name("end"))?.trimmedText {
+                        guard let e = ISO8601Text.parseDateTime(end, allowDate: true) else { throw Mismatch(message: "end '\(end)'") }
+                        return CalendarPeriod(start: start, extent: .end(e))
+                    }
+                    guard let text = v.child(XCalNames.name("duration"))?.trimmedText, let d = ISO8601Text.parseDuration(text) else {
+                        throw Mismatch(message: "a period needs an end or a duration")
+                    }
+                    return CalendarPeriod(start: start, extent: .duration(d))
+                })
+        case .duration:
+            let s = try single().trimmedText
+            guard let d = ISO8601Text.parseDuration(s) else { throw Mismatch(message: "'\(s)'") }
+            return .duration(d)
+        case .utcOffset:
+            let s = try single().trimmedText
+            guard let o = ISO8601Text.parseUTCOffset(s) else { throw Mismatch(message: "'\(s)'") }
+            return .utcOffset(o)
+        case .recur:
+            return .recurrence(try recurrence(try single()))
+        case .integer:
+            return .integer(
+                try values.map { v in
+                    let s = v.trimmedText
+                    guard let n = Int(s.hasPrefix("+") ? String(s.dropFirst()) : s) else { throw Mismatch(message: "'\(s)'") }
+                    return n
+                })
+        case .float:
+            return .float(
+                try values.map { v in
+                    let s = v.trimmedText
+                    guard let d = Double(s.hasPrefix("+") ? String(s.dropFirst()) : s), d.isFinite else {
+                        throw Mismatch(message: "'\(s)'")
+                    }
+                    return d
+                })
+        case .geo:
+            throw Mismatch(message: "geo is not an xCal value type")
+        case .boolean:
+            switch try single().trimmedText.lowercased() {
+            case "true", "1": return .boolean(true)
+            case "false", "0": return .boolean(false)
+            case let other: throw Mismatch(message: "'\(other)'")
+            }
+        case .binary:
+            let s = try single().text.filter { !$0.isWhitespace }
+            guard let data = Data(base64Encoded: s) else { throw Mismatch(message: "not base64") }
+            return .binary([UInt8](data))
+        case .uri:
+            return .uri(try single().text)
+        case .calAddress:
+            return .calendarAddress(try single().text)
+        case .time:
+            var utc = false
+            let times = try values.map { v -> TimeOfDay in
+                let s = v.trimmedText
+                guard let (t, isUTC) = ISO8601Text.parseTime(s) else { throw Mismatch(message: "'\(s)'") }
+                if isUTC { utc = true }
+                return t
+            }
+            return .times(times, utc: utc)
+        }
+    }
+
+    /// RFC 6321 §3.6.10: each part is an element, repeated for lists; they become RFC 5545
+    /// rule text, parsed by the model's own rule parser so both syntaxes are checked alike.
+    func recurrence(_ element: XMLElement) throws -> RecurrenceRule {
+        var order: [String] = []
+        var parts: [String: [String]] = [:]
+        for child in element.children where child.name.namespace == XCalNames.namespace {
+            let key = child.name.local.uppercased()
+            var text = child.trimmedText
+            if key == "UNTIL" {
+                guard let d = ISO8601Text.parseDateTime(text, allowDate: true) else { throw Mismatch(message: "until '\(text)'") }
+                text = d.basicISO
+            }
+            if parts[key] == nil { order.append(key) }
+            parts[key, default: []].append(text)
+        }
+        let rule = order.map { $0 + "=" + parts[$0]!.joined(separator: ",") }.joined(separator: ";")
+        do {
+            return try RecurrenceRule(rfc5545: rule)
+        } catch let e as RecurrenceRule.SyntaxError {
+            throw Mismatch(message: e.message)
+        }
+    }
+
+    /// RFC 5545 §3.3.11 TEXT escaping, for the parts of REQUEST-STATUS.
+    static func escapeText(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            switch c {
+            case "\\": out += "\\\\"
+            case ";": out += "\\;"
+            case ",": out += "\\,"
+            case "\n": out += "\\n"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import XCTest
+import XMLSupport
+
+/// The pull reader: events, namespaces by URI, errors with line and path, and the safety
+/// rules (no DTD, no entities, no foreign encodings, depth and size limits).
+final class XMLPullReaderTests: XCTestCase {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    /// A reader over bytes, handing them out `chunk` bytes at a time.
+    func reader(_ bytes: [UInt8], chunk: Int = 4096, limits: XMLLimits = XMLLimits()) throws -> XMLPullReader {
+        var offset = 0
+        return try XMLPullReader(name: "test.xml", limits: limits) { buffer in
+            let n = min(buffer.count, chunk, bytes.count - offset)
+            guard n > 0 else { return 0 }
+            buffer.copyBytes(from: bytes[offset..<(offset + n)])
+            offset += n
+            return n
+        }
+    }
+
+    func events(_ text: String, chunk: Int = 4096) throws -> [XMLEvent] {
+        let r = try reader(Array(text.utf8), chunk: chunk)
+        var out: [XMLEvent] = []
+        while let e = try r.next() { out.append(e) }
+        return out
+    }
+
+    func refusal(_ bytes: [UInt8], chunk: Int = 4096, limits: XMLLimits = XMLLimits()) -> XMLError? {
+        do {
+            let r = try reader(bytes, chunk: chunk, limits: limits)
+            while try r.next() != nil {}
+            return nil
+        } catch let e as XMLError {
+            return e
+        } catch {
+            XCTFail("unexpected error \(error)")
+            return nil
+        }
+    }
+
+    func testNamespacesAreMatchedByURINotPrefix() throws {
+        let prefixed = try events(#"<D:multistatus xmlns:D="DAV:"><D:href>/a</D:href></D:multistatus>"#)
+        let radicaleStyle = try events(#"<multistatus xmlns="DAV:"><href>/a</href></multistatus>"#)
+        let other = try events(#"<x:multistatus xmlns:x="DAV:"><x:href>/a</x:href></x:multistatus>"#)
+        XCTAssertEqual(prefixed, radicaleStyle)
+        XCTAssertEqual(prefixed, other)
+        XCTAssertEqual(prefixed.first, .start(XMLName("DAV:", "multistatus"), attributes: []))
+        XCTAssertEqual(prefixed[2], .text("/a"))
+    }
+
+    func testEmptyElementsYieldStartAndEndAndAttributesKeepTheirNamespace() throws {
+        let e = try events(#"<c:comp xmlns:c="urn:ietf:params:xml:ns:caldav" name="VEVENT" c:x="1"/>"#)
+        let name = XMLName("urn:ietf:params:xml:ns:caldav", "comp")
+        XCTAssertEqual(
+            e,
+            [
+                .start(
+                    name,
+                    attributes: [
+                        XMLAttribute(XMLName("", "name"), "VEVENT"), XMLAttribute(XMLName("urn:ietf:params:xml:ns:caldav", "x"), "1"),
+                    ]),
+                .end(name),
+            ])
+    }
+
+    func testCDATAAndCharacterReferencesArriveAsText() throws {
+        let r = try reader(Array("<a><![CDATA[BEGIN:VCALENDAR\r\n<x>]]>&#13;&amp;&lt;</a>".utf8))
+        guard case .start(let a, _)? = try r.next() else { return XCTFail("no start") }
+        let text = try r.readText(of: a)
+        XCTAssertEqual(Array(text.utf8), Array("BEGIN:VCALENDAR\r\n<x>\r&<".utf8), text.debugDescription)
+    }
+
+    func testMalformedInputReportsLineAndPath() {
+        let text = "<multistatus xmlns=\"DAV:\">\n<response>\n<href>/a</href>\n</responze>\n</multistatus>"
+        let error = refusal(Array(text.utf8))
+        XCTAssertEqual(error?.kind, .malformed)
+        XCTAssertEqual(error?.line, 4)
+        // libxml2 parses ahead of the events, so the path is where the reader stood; the line is exact.
+        XCTAssertTrue(error?.message.contains("responze") ?? false)
+        XCTAssertTrue(error?.description.hasPrefix("test.xml:4: ") ?? false, "\(String(describing: error))")
+    }
+
+    func testPathCountsSiblings() throws {
+        let r = try reader(Array("<m><r/><r><h>x</h></r></m>".utf8))
+        var paths: [String] = []
+        while let e = try r.next() {
+            if case .start = e { paths.append(r.path) }
+        }
+        XCTAssertEqual(paths, ["/m", "/m/r", "/m/r[2]", "/m/r[2]/h"])
+    }
+
+    func testBillionLaughsIsRefusedNotExpanded() throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.fixtures.appendingPathComponent("billion-laughs.xml")))
+        for chunk in [1, 7, 4096] {
+            let error = refusal(bytes, chunk: chunk)
+            XCTAssertEqual(error?.kind, .documentType, "chunk \(chunk)")
+            XCTAssertTrue(error?.message.contains("entity expansion") ?? false)
+        }
+    }
+
+    func testExternalEntitiesAreRefusedAndNoFileIsRead() throws {
+        for name in ["xxe-local-file.xml", "xxe-parameter-entity.xml"] {
+            let bytes = try [UInt8](Data(contentsOf: Self.fixtures.appendingPathComponent(name)))
+            let error = refusal(bytes, chunk: 3)
+            XCTAssertEqual(error?.kind, .documentType, name)
+            XCTAssertTrue(error?.message.contains("external entities") ?? false, name)
+        }
+    }
+
+    func testUndeclaredEntityIsAnError() {
+        XCTAssertEqual(refusal(Array("<a>&secret;</a>".utf8))?.kind, .malformed)
+    }
+
+    func testOnlyUTF8IsAccepted() {
+        let utf16 = [UInt8]("<a/>".data(using: .utf16)!)
+        XCTAssertEqual(refusal(utf16)?.kind, .unsupportedEncoding)
+        XCTAssertEqual(refusal(Array(#"<?xml version="1.0" encoding="UTF-7"?><a/>"#.utf8))?.kind, .unsupportedEncoding)
+        XCTAssertNil(refusal(Array("\u{FEFF}<?xml version='1.0' encoding='UTF-8'?><a>é</a>".utf8)))
+    }
+
+    func testDepthLimit() {
+        let deep = String(repeating: "<a>", count: 40) + String(repeating: "</a>", count: 40)
+        let error = refusal(Array(deep.utf8), limits: XMLLimits(maximumDepth: 32))
+        XCTAssertEqual(error?.kind, .tooDeep)
+        XCTAssertNil(refusal(Array(deep.utf8), limits: XMLLimits(maximumDepth: 40)))
+    }
+
+    func testTextSizeLimit() {
+        let big = "<a>" + String(repeating: "x", count: 5000) + "</a>"
+        XCTAssertEqual(refusal(Array(big.utf8), limits: XMLLimits(maximumTextBytes: 1000))?.kind, .tooLarge)
+    }
+
+    func testAFailingSourceIsReported() {
+        struct Broken: Error {}
+        let b = Array("<a><b>".utf8)
+        var offset = 0
+        do {
+            let r = try XMLPullReader(name: "broken.xml") { buffer in
+                guard offset < b.count else { throw Broken() }
+                let n = min(buffer.count, b.count - offset)
+                buffer.copyBytes(from: b[offset..<(offset + n)])
+                offset += n
+                return n
+            }
+            while try r.next() != nil {}
+            XCTFail("no error")
+        } catch let e as XMLError {
+            XCTAssertEqual(e.kind, .io)
+        } catch {
+            XCTFail("\(error)")
+        }
+    }
+
+    func testSubtreeIsReserializedWithItsNamespaces() throws {
+        let text =
+            #"<D:prop xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><C:calendar-data><icalendar xmlns="urn:ietf:params:xml:ns:icalendar-2.0"><vcalendar a="1&amp;"/></icalendar></C:calendar-data></D:prop>"#
+        let r = try reader(Array(text.utf8))
+        _ = try r.next()
+        _ = try r.next()
+        guard case .start(let name, let attributes)? = try r.next() else { return XCTFail() }
+        let bytes = try r.readElement(start: name, attributes: attributes).serialized()
+        let again = try reader(bytes)
+        var out: [XMLEvent] = []
+        while let e = try again.next() { out.append(e) }
+        let ns = "urn:ietf:params:xml:ns:icalendar-2.0"
+        XCTAssertEqual(
+            out,
+            [
+                .start(XMLName(ns, "icalendar"), attributes: []),
+                .start(XMLName(ns, "vcalendar"), attributes: [XMLAttribute(XMLName("", "a"), "1&")]), .end(XMLName(ns, "vcalendar")),
+                .end(XMLName(ns, "icalendar")),
+            ])
+        XCTAssertEqual(try r.next(), .end(XMLName("urn:ietf:params:xml:ns:caldav", "calendar-data")))
+        XCTAssertEqual(try r.next(), .end(XMLName("DAV:", "prop")))
+    }
+}
