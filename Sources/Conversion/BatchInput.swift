@@ -15,10 +15,12 @@ public struct BatchInput: Hashable, Sendable {
 
     /// The unit's name in diagnostics and reports (the path as the user would recognize it).
     public var name: String
+    /// Where the bytes come from.
     public var kind: Kind
     /// Bytes to read, when known in advance (progress estimates).
     public var byteCount: Int
 
+    /// A unit named `name` for diagnostics.
     public init(name: String, kind: Kind, byteCount: Int = 0) {
         self.name = name
         self.kind = kind
@@ -38,11 +40,13 @@ public struct BatchInput: Hashable, Sendable {
 /// recursively (in sorted order, so runs are repeatable), vdir collections recognized by
 /// their `displayname` or `color` metadata files.
 public struct BatchInputExpander {
+    /// The formats whose extensions select files in directories.
     public let registry: FormatRegistry
     /// With an explicit input format every file in a directory is read; without one, only
     /// files whose extension names a registered format.
     public let explicitFormat: String?
 
+    /// An expander over `registry`; with `explicitFormat` every file in a directory is taken.
     public init(registry: FormatRegistry, explicitFormat: String? = nil) {
         self.registry = registry
         self.explicitFormat = explicitFormat
@@ -50,7 +54,9 @@ public struct BatchInputExpander {
 
     /// What `expand` found besides the units: files left out because no format claims them.
     public struct Expansion: Sendable {
+        /// The units, in command-line order, directories expanded in sorted order.
         public var inputs: [BatchInput] = []
+        /// Files in directories that no registered format claims.
         public var skippedFiles: [String] = []
     }
 

@@ -7,6 +7,7 @@ import Foundation
 public struct ConversionReport: Codable, Sendable, Equatable {
     /// One input and what became of it.
     public struct Input: Codable, Sendable, Equatable {
+        /// The input as the user named it.
         public var file: String
         /// "converted" or "failed".
         public var status: String
@@ -16,74 +17,116 @@ public struct ConversionReport: Codable, Sendable, Equatable {
 
     /// Items of one calendar in one output, by type.
     public struct CalendarCounts: Codable, Sendable, Equatable {
+        /// The calendar's title, if it has one.
         public var title: String?
+        /// VEVENTs.
         public var events = 0
+        /// VTODOs.
         public var reminders = 0
+        /// VTIMEZONE definitions.
         public var timeZones = 0
+        /// Components kept as they were (VJOURNAL, VFREEBUSY, …).
         public var otherComponents = 0
     }
 
     /// One output file (or vdir folder) and the calendars in it.
     public struct Output: Codable, Sendable, Equatable {
+        /// The file (or, for a vdir, the folder or item file) written.
         public var path: String
+        /// Its calendars in order.
         public var calendars: [CalendarCounts] = []
     }
 
     /// A warning or error with its place.
     public struct Message: Codable, Sendable, Equatable {
+        /// The file the message is about.
         public var file: String
+        /// Its 1-based line, when the place is a line.
         public var line: Int?
+        /// A place that is not a line (XML path, CSV column).
         public var location: String?
+        /// "warning" or "error".
         public var severity: String
+        /// What happened.
         public var message: String
     }
 
     /// One field a target format could not hold: how often, and where the first few were.
     public struct Loss: Codable, Sendable, Equatable {
+        /// The model field the target could not hold (e.g. "recurrenceRules").
         public var field: String
+        /// How many times it was dropped.
         public var count: Int
+        /// `file:line` of the first 20 drops.
         public var places: [String]
+        /// The first drop's message.
         public var message: String
     }
 
     /// The merge's outcome.
     public struct Merge: Codable, Sendable, Equatable {
+        /// Versions with a UID over all inputs.
         public var versionsRead: Int
+        /// Distinct (UID, RECURRENCE-ID) pairs written.
         public var distinctItems: Int
+        /// Older versions dropped.
         public var superseded: Int
+        /// Exact copies dropped.
         public var identicalCopies: Int
+        /// Equally new but different versions, and which was kept.
         public var conflicts: [Choice]
+        /// The first 1000 superseded versions.
         public var supersededExamples: [Choice]
     }
 
     /// One choice between two versions.
     public struct Choice: Codable, Sendable, Equatable {
+        /// The item's UID.
         public var uid: String
+        /// Its RECURRENCE-ID as iCalendar text, for a detached occurrence.
         public var recurrenceID: String?
+        /// `file:line` of the version written.
         public var kept: String
+        /// `file:line` of the version dropped.
         public var dropped: String
+        /// Why.
         public var reason: String
     }
 
     /// Totals over all outputs.
     public struct Totals: Codable, Sendable, Equatable {
+        /// Calendars written.
         public var calendars = 0
+        /// VEVENTs written.
         public var events = 0
+        /// VTODOs written.
         public var reminders = 0
+        /// VTIMEZONEs written.
         public var timeZones = 0
+        /// Other components written.
         public var otherComponents = 0
     }
 
+    /// Whether this was a dry run (nothing written).
     public var dryRun: Bool
+    /// The output format's id.
     public var outputFormat: String
+    /// Every input unit and what became of it.
     public var inputs: [Input] = []
+    /// Files in input directories that no format claims.
     public var skippedFiles: [String] = []
+    /// Every output and its calendars.
     public var outputs: [Output] = []
+    /// Counts over all outputs.
     public var totals = Totals()
+    /// Warnings and errors with their places (losses apart).
     public var warnings: [Message] = []
+    /// Every field a target format could not hold.
     public var losses: [Loss] = []
+    /// What merging did, when merging.
     public var merge: Merge?
 
+    /// An empty report for a run.
     public init(dryRun: Bool, outputFormat: String) {
         self.dryRun = dryRun
         self.outputFormat = outputFormat

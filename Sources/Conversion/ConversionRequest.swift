@@ -79,7 +79,9 @@ public struct ConversionSummary: Sendable, Equatable {
 
     /// One output file.
     public struct OutputFile: Sendable, Equatable {
+        /// The destination path.
         public var path: String
+        /// Its size in bytes.
         public var bytes: Int
     }
 

@@ -19,6 +19,7 @@ public struct MergeSummary: Sendable, Equatable {
 
 /// Two versions of one item and which was kept.
 public struct MergeConflict: Sendable, Equatable {
+    /// The item's UID.
     public var uid: String
     /// The RECURRENCE-ID as iCalendar text, for detached occurrences.
     public var recurrenceID: String?
