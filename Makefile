@@ -4,7 +4,7 @@ APT_PACKAGES := libicu-dev libxml2-dev pkg-config
 PIP_PACKAGES := jsonschema python-dateutil
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo test lint format bench clean
+.PHONY: deps build demo test lint format bench bench-deps clean
 
 # Installs the C libraries, the Python test oracles and Radicale when missing; does nothing when present.
 deps:
@@ -36,6 +36,21 @@ lint:
 
 format:
 	$(SWIFT) format -i -r Sources Tests
+
+# Speed and memory against libical and python icalendar on generated archives (10k and 100k
+# items, under bench-data/, git-ignored). Prints events/s, MB/s, peak RSS and the ratios;
+# BENCHMARKS.md records the figures. Never part of `make test`.
+BENCH_SIZES ?= 10000,100000
+BENCH_RUNS ?= 3
+bench: deps bench-deps
+	$(SWIFT) build -c release --product calport
+	python3 Benchmarks/bench.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS)
+
+# The peers: libical's headers (for libical_roundtrip.c) and python icalendar; idempotent.
+bench-deps:
+	@dpkg -s libical-dev >/dev/null 2>&1 && dpkg -s pkg-config >/dev/null 2>&1 || { \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libical-dev pkg-config; }
+	@python3 -c "import icalendar" 2>/dev/null || python3 -m pip install -q icalendar
 
 clean:
 	rm -rf .build

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A warning or error with the place in the input it concerns.
 public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     public enum Severity: String, Hashable, Sendable {
@@ -12,13 +14,17 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// A place that is not a line: an XML path, a JSON pointer, a CSV column.
     public var location: String?
     public var message: String
+    /// For a loss: the field the target format could not hold (e.g. "attendees.role"), so
+    /// reports can name every loss rather than hide it among warnings.
+    public var lostField: String?
 
-    public init(severity: Severity, file: String, line: Int? = nil, location: String? = nil, message: String) {
+    public init(severity: Severity, file: String, line: Int? = nil, location: String? = nil, message: String, lostField: String? = nil) {
         self.severity = severity
         self.file = file
         self.line = line
         self.location = location
         self.message = message
+        self.lostField = lostField
     }
 
     /// `file:line: severity: message`, the shape compilers use, so editors can jump to it.
@@ -50,8 +56,11 @@ public struct CalendarError: Error, Hashable, Sendable, CustomStringConvertible 
 
 /// Collects the warnings of a run; readers report lenient repairs here, so nothing is
 /// repaired silently.
+///
+/// Safe to use from several threads: a conversion may read on one thread while it writes on
+/// another, and both report here.
 public final class DiagnosticLog: @unchecked Sendable {
-    private var storage: [Diagnostic] = []
+    private let storage = Mutex<[Diagnostic]>([])
     /// Called on every diagnostic as it is reported (e.g. to print it at once).
     public var onReport: ((Diagnostic) -> Void)?
 
@@ -60,14 +69,23 @@ public final class DiagnosticLog: @unchecked Sendable {
     }
 
     public func report(_ diagnostic: Diagnostic) {
-        storage.append(diagnostic)
-        onReport?(diagnostic)
+        // Printing happens under the lock too, so lines from two threads never interleave.
+        storage.withLock {
+            $0.append(diagnostic)
+            onReport?(diagnostic)
+        }
     }
 
     public func warning(file: String, line: Int? = nil, location: String? = nil, _ message: String) {
         report(Diagnostic(severity: .warning, file: file, line: line, location: location, message: message))
     }
 
-    public var diagnostics: [Diagnostic] { storage }
-    public var warningCount: Int { storage.filter { $0.severity == .warning }.count }
+    /// Reports that a writer had to drop `field` because its format cannot hold it: a warning
+    /// that reports collect under "losses".
+    public func loss(file: String, line: Int? = nil, field: String, _ message: String) {
+        report(Diagnostic(severity: .warning, file: file, line: line, message: message, lostField: field))
+    }
+
+    public var diagnostics: [Diagnostic] { storage.withLock { $0 } }
+    public var warningCount: Int { storage.withLock { $0.reduce(0) { $0 + ($1.severity == .warning ? 1 : 0) } } }
 }

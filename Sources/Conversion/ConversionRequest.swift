@@ -1,4 +1,5 @@
 import CalendarModel
+import Foundation
 import Recurrence
 import TimeZones
 
@@ -15,6 +16,19 @@ public struct ConversionRequest: Sendable {
     public var strict: Bool
     /// Settings passed to formats (e.g. a CSV locale).
     public var formatSettings: [String: String]
+    /// How the output is laid out: one file, one file per calendar, or a vdir.
+    public var outputLayout: OutputLayout
+    /// Merge items with the same UID (and RECURRENCE-ID) from all inputs, keeping the newest.
+    public var merge: Bool
+    /// Read everything and report what would be written, writing nothing.
+    public var dryRun: Bool
+    /// How many inputs are read at the same time (1 = one after another).
+    public var jobs: Int
+    /// Where to write the JSON report (`--report FILE`), if anywhere.
+    public var reportPath: String?
+    /// Draw a progress bar on standard error when it is a terminal.
+    public var showsProgress: Bool
+
     /// How to normalize time zones; nil leaves every date-time and VTIMEZONE as read.
     public var timeZones: TimeZoneOptions?
     /// `--start`, `--end`, `--expand`, `--max-occurrences`: the date-range stage; inactive by default.
@@ -31,7 +45,9 @@ public struct ConversionRequest: Sendable {
     public var force: Bool
 
     public init(inputs: [String], output: String? = nil, inputFormat: String? = nil, outputFormat: String? = nil,
-                strict: Bool = false, formatSettings: [String: String] = [:], timeZones: TimeZoneOptions? = nil,
+                strict: Bool = false, formatSettings: [String: String] = [:], outputLayout: OutputLayout = .file,
+                merge: Bool = false, dryRun: Bool = false, jobs: Int = ConversionRequest.defaultJobs,
+                reportPath: String? = nil, showsProgress: Bool = false, timeZones: TimeZoneOptions? = nil,
                 vocabularyOverrides: VocabularyOverrides = .none, birthdays: BirthdayHandling = .keep,
                 leapDay: LeapDayRule? = nil, subscriptions: SubscriptionHandling = .keep, force: Bool = false) {
         self.inputs = inputs
@@ -40,6 +56,12 @@ public struct ConversionRequest: Sendable {
         self.outputFormat = outputFormat
         self.strict = strict
         self.formatSettings = formatSettings
+        self.outputLayout = outputLayout
+        self.merge = merge
+        self.dryRun = dryRun
+        self.jobs = max(1, jobs)
+        self.reportPath = reportPath
+        self.showsProgress = showsProgress
         self.timeZones = timeZones
         self.vocabularyOverrides = vocabularyOverrides
         self.birthdays = birthdays
@@ -47,6 +69,9 @@ public struct ConversionRequest: Sendable {
         self.subscriptions = subscriptions
         self.force = force
     }
+
+    /// One job per core the machine offers.
+    public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     /// Whether the output goes to standard output.
     public var writesToStandardOutput: Bool { output == nil || output == "-" }
@@ -60,6 +85,22 @@ public struct ConversionSummary: Sendable, Equatable {
     /// Time zones and components kept as they were (VJOURNAL, VFREEBUSY, …).
     public var otherComponents = 0
     public var warnings = 0
+    /// Inputs skipped because they could not be read (lenient mode), with the reason.
+    public var failedInputs: [CalendarError] = []
+    /// The files written (or, in a dry run, that would be written), with their sizes.
+    public var outputs: [OutputFile] = []
+    /// What merging did, when merging.
+    public var merge: MergeSummary?
+    /// The full account of the run (what `--report` writes).
+    public var report: ConversionReport?
+
+    /// One output file.
+    public struct OutputFile: Sendable, Equatable {
+        /// The destination path.
+        public var path: String
+        /// Its size in bytes.
+        public var bytes: Int
+    }
 
     public init() {}
 

@@ -10,63 +10,25 @@ public struct Converter: Sendable {
         self.registry = registry
     }
 
-    /// Converts the request's inputs into its output. Throws the first error; on any error the
-    /// output file is left as it was.
+    /// Converts the request's inputs into its output(s): files, directories (walked
+    /// recursively), vdir collections and standard input, into one file, a directory with one
+    /// file per calendar, or a vdir. All outputs are committed together at the end; on any error
+    /// none is written and existing files are left as they were. In lenient mode an input that
+    /// cannot be read is skipped and listed in `failedInputs` (the run fails only when no input
+    /// could be read); under `--strict` the first failure stops the batch.
     @discardableResult
     public func run(_ request: ConversionRequest, log: DiagnosticLog) throws -> ConversionSummary {
         guard !request.inputs.isEmpty else { throw CalendarError(.usage, file: "-", "no input given") }
-        let outputName = request.writesToStandardOutput ? "-" : request.output!
-        let outputFormat = try resolveOutputFormat(request)
-        // Open every input before creating the output, so a missing input changes nothing.
-        let sources = try request.inputs.map { try FileByteSource(path: $0) }
-        let readers = try zip(request.inputs, sources).map { name, source in
-            try makeReader(name: name, source: source, request: request, log: log)
-        }
         try ReadOnlyTarget(converter: self).check(request)
-        var atomicSink: AtomicFileSink?
-        let sink: ByteSink
-        if request.writesToStandardOutput {
-            sink = StandardOutputSink()
-        } else {
-            let fileSink = try AtomicFileSink(destination: outputName)
-            atomicSink = fileSink
-            sink = fileSink
-        }
-        var summary = ConversionSummary()
+        let batch = try BatchRun(converter: self, request: request, log: log)
         do {
-            let writeOptions = WriteOptions(
-                destinationName: outputName, formatSettings: request.formatSettings, vocabularyOverrides: request.vocabularyOverrides)
-            var writer = outputFormat.makeWriter(sink: sink, options: writeOptions, log: log)
-            var stages = try makeStages(request, outputFormat: outputFormat.id, log: log)
-            for (name, var reader) in zip(request.inputs, readers) {
-                for index in stages.indices { stages[index].beginInput(name: name) }
-                while let element = try reader.next() {
-                    try pass(element, through: &stages, from: 0) { out in
-                        summary.count(out)
-                        try writer.write(out)
-                    }
-                }
-            }
-            for index in stages.indices {
-                var stage = stages[index]
-                var held: [CalendarStreamElement] = []
-                try stage.finish { held.append($0) }
-                stages[index] = stage
-                for out in held {
-                    try pass(out, through: &stages, from: index + 1) { final in
-                        summary.count(final)
-                        try writer.write(final)
-                    }
-                }
-            }
-            try writer.finish()
-            try atomicSink?.commit()
+            let summary = try batch.run()
+            if let path = request.reportPath, let report = summary.report { try report.write(to: path) }
+            return summary
         } catch {
-            atomicSink?.discard()
+            if let path = request.reportPath { try? batch.summaryReport.write(to: path) }
             throw error
         }
-        summary.warnings = log.warningCount
-        return summary
     }
 
     /// The stages a request asks for, in pipeline order.
@@ -101,7 +63,7 @@ public struct Converter: Sendable {
         return kinds + stages
     }
 
-    private func pass(_ element: CalendarStreamElement, through stages: inout [any ConversionStage], from index: Int,
+    func pass(_ element: CalendarStreamElement, through stages: inout [any ConversionStage], from index: Int,
                       _ sink: (CalendarStreamElement) throws -> Void) throws {
         guard index < stages.count else {
             try sink(element)

@@ -71,5 +71,67 @@ public enum PropertyTable {
     ]
 
     /// The definition of a property, or nil for X- and unknown names.
-    public static func definition(_ name: String) -> PropertyDefinition? { definitions[name] }
+    public static func definition(_ name: String) -> PropertyDefinition? {
+        // Looked up for every content line read and written: names of up to 16 bytes (all but
+        // a few) go through a small open-addressing table keyed by their bytes, which costs a
+        // fraction of a Dictionary<String, …> lookup (no SipHash, no String comparison).
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let key = PackedName(bytes) else { return definitions[String(decoding: bytes, as: UTF8.self)] }
+            return fastIndex.lookup(key)
+        }
+    }
+
+    private static let fastIndex = PackedNameTable(definitions)
+}
+
+/// A property name of up to 16 bytes packed into two words.
+struct PackedName: Equatable {
+    var low: UInt64
+    var high: UInt64
+
+    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count <= 16, bytes.count > 0 else { return nil }
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        for i in 0..<bytes.count {
+            if i < 8 { low |= UInt64(bytes[i]) << (8 * UInt64(i)) } else { high |= UInt64(bytes[i]) << (8 * UInt64(i - 8)) }
+        }
+        self.low = low
+        self.high = high
+    }
+
+    var hash: Int { Int(truncatingIfNeeded: ((low &* 0x9E37_79B9_7F4A_7C15) ^ (high &* 0xC2B2_AE3D_27D4_EB4F)) >> 20) }
+}
+
+/// Open addressing over packed names, built once from the property table.
+struct PackedNameTable: Sendable {
+    private var keys: [PackedName?]
+    private var values: [PropertyDefinition?]
+    private let mask: Int
+
+    init(_ definitions: [String: PropertyDefinition]) {
+        var size = 16
+        while size < definitions.count * 4 { size *= 2 }
+        mask = size - 1
+        keys = Array(repeating: nil, count: size)
+        values = Array(repeating: nil, count: size)
+        for (name, definition) in definitions {
+            var name = name
+            guard let key = name.withUTF8({ PackedName($0) }) else { continue }
+            var slot = key.hash & mask
+            while keys[slot] != nil { slot = (slot + 1) & mask }
+            keys[slot] = key
+            values[slot] = definition
+        }
+    }
+
+    func lookup(_ key: PackedName) -> PropertyDefinition? {
+        var slot = key.hash & mask
+        while let k = keys[slot] {
+            if k == key { return values[slot] }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CalendarModel
+import Conversion
 import Foundation
 
 /// Options every reading subcommand shares.
@@ -23,6 +24,8 @@ struct CommonOptions: ParsableArguments {
 /// Exit statuses of sysexits.h, as DEVELOPERS.md lists them.
 enum ExitStatus {
     static let warningsUnderStrict: Int32 = 1
+    /// A lenient batch that wrote what it could but skipped inputs it could not read.
+    static let partialBatch: Int32 = 1
     static let usage: Int32 = 2
     static let dataError: Int32 = 65
     static let inputMissing: Int32 = 66
@@ -41,3 +44,5 @@ enum ExitStatus {
         }
     }
 }
+
+extension OutputLayout: ExpressibleByArgument {}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CalendarModel
 import Conversion
+import Foundation
 
 /// `calport convert`: reads inputs and writes one output in another (or the same) format.
 struct ConvertCommand: ParsableCommand {
@@ -9,11 +10,29 @@ struct ConvertCommand: ParsableCommand {
         abstract: "Convert calendars from one format to another.",
         discussion: "Formats are inferred from file extensions, then from the content. '-' is standard input or output.")
 
-    @Argument(help: "Input files ('-' for standard input).")
+    @Argument(help: "Input files, directories (read recursively) and vdir folders ('-' for standard input).")
     var inputs: [String] = ["-"]
 
-    @Option(name: .shortAndLong, help: "Output file ('-' for standard output).")
+    @Option(name: .shortAndLong, help: "Output file ('-' for standard output), or directory for --layout directory|vdir.")
     var output: String?
+
+    @Option(help: "Output layout: file (one file), directory (one file per calendar) or vdir (one .ics per item). Default: directory when -o names an existing directory or ends in '/', else file.")
+    var layout: OutputLayout?
+
+    @Flag(help: "Merge items with the same UID (and RECURRENCE-ID) from all inputs, keeping the newest by SEQUENCE, then LAST-MODIFIED.")
+    var merge = false
+
+    @Flag(help: "Read everything and show what would be written; write nothing.")
+    var dryRun = false
+
+    @Option(help: "Write a JSON report: counts per calendar and type, warnings with their places, fields the target could not hold.")
+    var report: String?
+
+    @Option(name: .shortAndLong, help: "Inputs read at the same time (default: one per core).")
+    var jobs: Int?
+
+    @Flag(help: "Never draw the progress bar (it is drawn only when standard error is a terminal).")
+    var noProgress = false
 
     @Option(name: [.customShort("f"), .customLong("from")], help: "Input format id (see `calport formats`).")
     var from: String?
@@ -35,23 +54,52 @@ struct ConvertCommand: ParsableCommand {
 
     func validate() throws {
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input can be read only once") }
-        if (output == nil || output == "-") && to == nil {
+        let layout = effectiveLayout
+        if layout == .file && (output == nil || output == "-") && to == nil && !dryRun {
             throw ValidationError("writing to standard output needs -t FORMAT")
         }
+        if layout != .file && (output == nil || output == "-") {
+            throw ValidationError("--layout \(layout.rawValue) needs -o DIRECTORY")
+        }
+        if layout != .file && to == nil && layout == .directory {
+            throw ValidationError("--layout directory needs -t FORMAT (the files' format)")
+        }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    /// The layout asked for, or the one the output path implies.
+    var effectiveLayout: OutputLayout {
+        if let layout { return layout }
+        guard let output, output != "-" else { return .file }
+        var isDirectory: ObjCBool = false
+        if output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            return .directory
+        }
+        return .file
     }
 
     func run() throws {
         let log = common.makeLog()
+        let layout = effectiveLayout
+        let summary: ConversionSummary
         do {
             var request = ConversionRequest(
-                inputs: inputs, output: output, inputFormat: from, outputFormat: to, strict: common.strict,
-                formatSettings: csv.formatSettings, timeZones: timeZones.options,
+                inputs: inputs, output: output, inputFormat: from, outputFormat: to ?? (layout == .vdir ? "ics" : nil),
+                strict: common.strict, formatSettings: csv.formatSettings, outputLayout: layout, merge: merge, dryRun: dryRun,
+                jobs: jobs ?? ConversionRequest.defaultJobs, reportPath: report, showsProgress: !noProgress && !common.quiet,
+                timeZones: timeZones.options,
                 vocabularyOverrides: try vocabulary.mapFile.map { try VocabularyMapFile.load(path: $0) } ?? .none,
                 birthdays: kinds.birthdays, leapDay: kinds.leapDay, subscriptions: kinds.subscriptions, force: kinds.force)
             request.recurrence = try dateRange.makeQuery(timeZones: timeZones.options)
-            try Converter().run(request, log: log)
+            summary = try Converter().run(request, log: log)
         } catch let error as CalendarError {
             throw ExitStatus.report(error)
+        }
+        if dryRun { DryRunPlan(summary: summary).print() }
+        if !summary.failedInputs.isEmpty {
+            let names = summary.failedInputs.map(\.diagnostic.file).joined(separator: ", ")
+            FileHandle.standardError.write(Data("calport: \(summary.failedInputs.count) input(s) skipped: \(names)\n".utf8))
+            throw ExitCode(ExitStatus.partialBatch)
         }
         if common.strict && log.warningCount > 0 { throw ExitCode(ExitStatus.warningsUnderStrict) }
     }

@@ -94,7 +94,7 @@ final class CSVWriter: CalendarWriter {
             }
             let name = "row \(rows + 1) ('\(event.title ?? event.uid ?? "")')"
             if event.item.hasRecurrenceRules {
-                log.warning(file: options.destinationName, line: rows + 1,
+                log.loss(file: options.destinationName, line: rows + 1, field: "recurrenceRules",
                     "\(name) repeats; \(dialect.rawValue) has no column for a rule, so only the first occurrence is written (--expand writes every occurrence)")
             }
             var written = event
@@ -108,11 +108,12 @@ final class CSVWriter: CalendarWriter {
             } else if !warnedZones, let reference = event.start?.reference, reference != .floating, !event.isAllDay {
                 warnedZones = true
                 let zoneName = reference == .utc ? "UTC" : reference.zoneIdentifier ?? ""
-                log.warning(file: options.destinationName, line: rows + 1,
+                log.loss(file: options.destinationName, line: rows + 1, field: "timeZone",
                     "\(name) is in \(zoneName); CSV times have no zone, so times are written as wall time in each event's own zone (--csv-tz ZONE writes them all in one zone; further events are not reported)")
             }
             try records.write(table!.cells(for: written) { note in
-                log.warning(file: options.destinationName, line: rows + 1, "\(name) \(note)")
+                // The table reports what its columns cannot hold: a loss, named in `--report`.
+                log.loss(file: options.destinationName, line: rows + 1, field: "csv:\(dialect.rawValue)", "\(name) \(note)")
             })
         }
     }
@@ -122,7 +123,8 @@ final class CSVWriter: CalendarWriter {
         try records.flush()
         if !skipped.isEmpty {
             let list = skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)\($0.value == 1 ? "" : "s")" }.joined(separator: ", ")
-            log.warning(file: options.destinationName, "CSV holds events only; left out: \(list)")
+            log.loss(file: options.destinationName, field: "entries (\(skipped.keys.sorted().joined(separator: ", ")))",
+                "CSV holds events only; left out: \(list)")
         }
     }
 }

@@ -99,7 +99,7 @@ extension ContentLine {
 
     /// Undoes RFC 6868's ^n, ^' and ^^; any other ^ stays as it is.
     private static func decodeCaret(_ s: String) -> String {
-        guard s.utf8.contains(UInt8(ascii: "^")) else { return s }
+        guard ValueCodec.contains(s, UInt8(ascii: "^")) else { return s }
         var out = ""
         var iterator = s.makeIterator()
         while let c = iterator.next() {

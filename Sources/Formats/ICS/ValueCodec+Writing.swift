@@ -75,28 +75,30 @@ extension ValueCodec {
     static func appendEscaped(_ text: String, to out: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
-            // Most text needs no escaping: copy it in one piece.
-            if !bytes.contains(where: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 == 0x0A || $0 == 0x0D }) {
-                out.append(contentsOf: bytes)
-                return
-            }
-            var i = 0
+            // Copy the runs between characters that need escaping in one piece each: long
+            // descriptions have a few commas and newlines in hundreds of bytes.
             let n = bytes.count
+            var runStart = 0
+            var i = 0
             while i < n {
                 let b = bytes[i]
+                guard b == 0x5C || b == 0x3B || b == 0x2C || b == 0x0A || b == 0x0D else {
+                    i += 1
+                    continue
+                }
+                if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
                 switch b {
-                case 0x5C: out.append(0x5C); out.append(0x5C)
-                case 0x3B: out.append(0x5C); out.append(0x3B)
-                case 0x2C: out.append(0x5C); out.append(0x2C)
                 case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
                 case 0x0D:
                     out.append(0x5C)
                     out.append(UInt8(ascii: "n"))
                     if i + 1 < n, bytes[i + 1] == 0x0A { i += 1 }
-                default: out.append(b)
+                default: out.append(0x5C); out.append(b)
                 }
                 i += 1
+                runStart = i
             }
+            if n > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<n])) }
         }
     }
 

@@ -185,26 +185,54 @@ enum ValueCodec {
     /// Undoes TEXT escaping (RFC 5545 §3.3.11); an unknown escape keeps its backslash.
     static func unescape(_ raw: String) -> String {
         guard contains(raw, UInt8(ascii: "\\")) else { return raw }
-        var out: [UInt8] = []
-        out.reserveCapacity(raw.utf8.count)
-        var escaped = false
-        for b in raw.utf8 {
-            if escaped {
-                switch b {
-                case UInt8(ascii: "n"), UInt8(ascii: "N"): out.append(0x0A)
-                case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","): out.append(b)
-                default:
-                    out.append(UInt8(ascii: "\\"))
-                    out.append(b)
+        var raw = raw
+        return raw.withUTF8 { bytes -> String in
+            let n = bytes.count
+            var next = bytes.firstIndex(of: UInt8(ascii: "\\"))!
+            // Unescaping only shortens the text, so the result fits in the input's length.
+            return String(unsafeUninitializedCapacity: n) { out in
+                var written = 0
+                var runStart = 0
+                while true {
+                    // Copy the run before the backslash in one piece.
+                    let run = next - runStart
+                    if run > 0 {
+                        (out.baseAddress! + written).update(from: bytes.baseAddress! + runStart, count: run)
+                        written += run
+                    }
+                    if next + 1 >= n {
+                        // A trailing lone backslash stays.
+                        out[written] = UInt8(ascii: "\\")
+                        written += 1
+                        runStart = n
+                        break
+                    }
+                    let b = bytes[next + 1]
+                    switch b {
+                    case UInt8(ascii: "n"), UInt8(ascii: "N"):
+                        out[written] = 0x0A
+                        written += 1
+                    case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","):
+                        out[written] = b
+                        written += 1
+                    default:
+                        // An unknown escape keeps its backslash.
+                        out[written] = UInt8(ascii: "\\")
+                        out[written + 1] = b
+                        written += 2
+                    }
+                    runStart = next + 2
+                    var j = runStart
+                    while j < n, bytes[j] != UInt8(ascii: "\\") { j += 1 }
+                    if j == n { break }
+                    next = j
                 }
-                escaped = false
-            } else if b == UInt8(ascii: "\\") {
-                escaped = true
-            } else {
-                out.append(b)
+                if runStart < n {
+                    (out.baseAddress! + written).update(from: bytes.baseAddress! + runStart, count: n - runStart)
+                    written += n - runStart
+                }
+                return written
             }
         }
-        if escaped { out.append(UInt8(ascii: "\\")) }
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""`make bench`: calport against its peers on the same generated archives, in the same run.
+
+Generates archives with ../shared/bench/gen_archive.py (deterministic; kept under bench-data/,
+which git ignores), then times, for each size:
+  calport ICS -> ICS, ICS -> jsonl, ICS -> jcal (when a jcal format is registered),
+  libical parse + serialize (libical_roundtrip.c), python icalendar parse -> ICS and -> jCal.
+Each figure is the median wall time of --runs runs; peak RSS is the child's ru_maxrss from
+wait4. The machines are shared and noisy, so the ratios (same run, same files) are what count.
+"""
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared", "bench"))
+
+
+def run(cmd, runs):
+    """Median wall seconds and max peak RSS (KB) of `runs` runs of cmd."""
+    times, rss = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - start
+        err = proc.stderr.read().decode(errors="replace")
+        proc.stderr.close()
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit(f"failed ({os.waitstatus_to_exitcode(status)}): {' '.join(cmd)}\n{err}")
+        times.append(elapsed)
+        rss.append(usage.ru_maxrss)
+    return statistics.median(times), max(rss)
+
+
+def archive(directory, items):
+    path = os.path.join(directory, f"archive-{items}.ics")
+    meta = path + ".meta.json"
+    if not (os.path.exists(path) and os.path.exists(meta)):
+        subprocess.run([sys.executable, os.path.join(SHARED, "gen_archive.py"), "-n", str(items), "-o", path], check=True)
+    with open(meta) as f:
+        info = json.load(f)
+    return path, info
+
+
+def build_libical(directory):
+    binary = os.path.join(directory, "libical_roundtrip")
+    source = os.path.join(SHARED, "libical_roundtrip.c")
+    if not os.path.exists(binary) or os.path.getmtime(binary) < os.path.getmtime(source):
+        flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libical"], check=True, capture_output=True, text=True).stdout.split()
+        subprocess.run(["cc", "-O2", "-o", binary, source] + flags, check=True)
+    return binary
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--calport", default=os.path.join(ROOT, ".build", "release", "calport"))
+    parser.add_argument("--data", default=os.path.join(ROOT, "bench-data"))
+    parser.add_argument("--sizes", default="10000,100000")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--python-runs", type=int, default=1, help="python icalendar is ~100x slower: fewer runs")
+    parser.add_argument("--skip-python-above", type=int, default=10000,
+                        help="python icalendar takes minutes on 100k items (2.9 GB RSS): skipped above this size unless raised")
+    parser.add_argument("--json", help="also write the figures as JSON here")
+    args = parser.parse_args()
+    os.makedirs(args.data, exist_ok=True)
+    libical = build_libical(args.data)
+    formats = subprocess.run([args.calport, "formats"], check=True, capture_output=True, text=True).stdout
+    has_jcal = any(line.split("\t")[0] == "jcal" for line in formats.splitlines())
+    out = lambda name: os.path.join(args.data, name)
+
+    print(f"machine: {platform.node()} {platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}; "
+          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; median of {args.runs} runs")
+    header = f"{'items':>7} {'MB':>6}  {'tool / conversion':<34} {'seconds':>8} {'events/s':>10} {'MB/s':>7} {'peak RSS':>9}"
+    print(header)
+    print("-" * len(header))
+    figures = []
+    for items in [int(s) for s in args.sizes.split(",")]:
+        path, info = archive(args.data, items)
+        mb = info["bytes"] / 1e6
+        events = info["items"]
+        rows = []
+
+        def measure(label, cmd, runs):
+            seconds, rss = run(cmd, runs)
+            row = {"items": items, "megabytes": round(mb, 1), "label": label, "seconds": round(seconds, 3),
+                   "events_per_second": round(events / seconds), "megabytes_per_second": round(mb / seconds, 1),
+                   "peak_rss_mb": round(rss / 1024, 1)}
+            rows.append(row)
+            print(f"{items:>7} {mb:>6.1f}  {label:<34} {seconds:>8.3f} {events / seconds:>10.0f} {mb / seconds:>7.1f} {rss / 1024:>7.1f}MB",
+                  flush=True)
+            return row
+
+        cp_ics = measure("calport ICS -> ICS", [args.calport, "convert", path, "-o", out("calport.ics"), "--no-progress"], args.runs)
+        cp_jsonl = measure("calport ICS -> jsonl", [args.calport, "convert", path, "-o", out("calport.jsonl"), "--no-progress"], args.runs)
+        cp_jcal = None
+        if has_jcal:
+            cp_jcal = measure("calport ICS -> jcal", [args.calport, "convert", path, "-o", out("calport.jcal"), "-t", "jcal", "--no-progress"],
+                              args.runs)
+        li = measure("libical parse+serialize ICS -> ICS", [libical, path, out("libical.ics")], args.runs)
+        py_ics = py_json = None
+        if items <= args.skip_python_above:
+            py = [sys.executable, os.path.join(SHARED, "py_icalendar_run.py")]
+            py_ics = measure("python icalendar ICS -> ICS", py + ["ics", path, out("python.ics")], args.python_runs)
+            py_json = measure("python icalendar ICS -> jCal", py + ["json", path, out("python.json")], args.python_runs)
+        print(f"  calport ICS->ICS throughput = {li['seconds'] / cp_ics['seconds']:.2f}x libical"
+              + (f", {py_ics['seconds'] / cp_ics['seconds']:.1f}x python icalendar" if py_ics else ""))
+        if cp_jcal and py_json:
+            print(f"  calport ICS->jcal throughput = {py_json['seconds'] / cp_jcal['seconds']:.1f}x python icalendar (jCal)")
+        print(f"  calport ICS->jsonl throughput = {li['seconds'] / cp_jsonl['seconds']:.2f}x libical's ICS round trip")
+        figures += rows
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(figures, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
