@@ -63,42 +63,12 @@ struct PropertyDecoder {
             parameters[tzIndex].values.count == 1
         {
             let zone = parameters[tzIndex].value
-            if anchor(&value, in: zone) { parameters.remove(at: tzIndex) }
+            if value.anchor(inZone: zone) { parameters.remove(at: tzIndex) }
         }
         return Property(name: line.name, parameters: parameters, value: value)
     }
 
     private func looksLikeDates(_ raw: String) -> Bool {
         raw.utf8.count >= 8 && raw.split(separator: ",").allSatisfy { $0.utf8.count == 8 && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
-    }
-
-    /// Puts every floating date-time of the value into `zone`; false (and no change) when the
-    /// value holds something a TZID cannot anchor (dates, UTC times).
-    private func anchor(_ value: inout PropertyValue, in zone: String) -> Bool {
-        func anchorable(_ d: CalendarDateTime) -> Bool { !d.isDateOnly && d.reference == .floating }
-        func anchored(_ d: CalendarDateTime) -> CalendarDateTime {
-            CalendarDateTime(date: d.date, time: d.time, reference: .zone(zone))
-        }
-        switch value {
-        case .dateTimes(let dates) where dates.allSatisfy(anchorable):
-            value = .dateTimes(dates.map(anchored))
-            return true
-        case .periods(let periods):
-            let ok = periods.allSatisfy { p in
-                guard anchorable(p.start) else { return false }
-                if case .end(let e) = p.extent { return anchorable(e) }
-                return true
-            }
-            guard ok else { return false }
-            value = .periods(periods.map { p in
-                var q = p
-                q.start = anchored(p.start)
-                if case .end(let e) = p.extent { q.extent = .end(anchored(e)) }
-                return q
-            })
-            return true
-        default:
-            return false
-        }
     }
 }

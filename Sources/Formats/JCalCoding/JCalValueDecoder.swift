@@ -93,40 +93,11 @@ public struct JCalValueDecoder {
             params.remove(at: i)
         }
         if params.filter({ $0.name == "TZID" }).count == 1, let i = params.firstIndex(where: { $0.name == "TZID" }),
-            params[i].values.count == 1, Self.anchor(&value, in: params[i].value)
+            params[i].values.count == 1, value.anchor(inZone: params[i].value)
         {
             params.remove(at: i)
         }
         return Property(name: name, parameters: params, value: value)
-    }
-
-    /// Puts every floating date-time into `zone`, as the ICS reader does with TZID; false when
-    /// the value holds something a zone cannot anchor.
-    public static func anchor(_ value: inout PropertyValue, in zone: String) -> Bool {
-        func anchorable(_ d: CalendarDateTime) -> Bool { !d.isDateOnly && d.reference == .floating }
-        func anchored(_ d: CalendarDateTime) -> CalendarDateTime { CalendarDateTime(date: d.date, time: d.time, reference: .zone(zone)) }
-        switch value {
-        case .dateTimes(let dates) where !dates.isEmpty && dates.allSatisfy(anchorable):
-            value = .dateTimes(dates.map(anchored))
-            return true
-        case .periods(let periods) where !periods.isEmpty:
-            let ok = periods.allSatisfy { p in
-                guard anchorable(p.start) else { return false }
-                if case .end(let e) = p.extent { return anchorable(e) }
-                return true
-            }
-            guard ok else { return false }
-            value = .periods(
-                periods.map { p in
-                    var q = p
-                    q.start = anchored(p.start)
-                    if case .end(let e) = p.extent { q.extent = .end(anchored(e)) }
-                    return q
-                })
-            return true
-        default:
-            return false
-        }
     }
 
     private struct Mismatch: Error {
