@@ -31,6 +31,22 @@ public struct CalendarDuration: Hashable, Sendable {
         return isNegative ? -magnitude : magnitude
     }
 
+    /// RFC 5545 §3.3.6's text (`-P1W`, `PT15M`, `P1DT12H`), every field as it is so the value
+    /// reads back identical; zero is `PT0S`. jCal, xCal, JSCalendar and CalDAV write the same text.
+    public var rfc5545Text: String {
+        var s = isNegative ? "-P" : "P"
+        if weeks != 0 { s += "\(weeks)W" }
+        if days != 0 { s += "\(days)D" }
+        if hours != 0 || minutes != 0 || seconds != 0 {
+            s += "T"
+            if hours != 0 { s += "\(hours)H" }
+            if minutes != 0 { s += "\(minutes)M" }
+            if seconds != 0 { s += "\(seconds)S" }
+        }
+        if s.hasSuffix("P") { s += "T0S" }
+        return s
+    }
+
     /// Whole days (weeks included) when the duration has no time part, else nil.
     public var wholeDays: Int? {
         guard hours == 0, minutes == 0, seconds == 0 else { return nil }

@@ -221,7 +221,7 @@ public struct CalDAVWriter: CalendarWriter {
                 xml.element(DAVNames.href, text: url)
                 xml.end()
             }
-            if let rate = calendar.refreshInterval { xml.element(DAVNames.refreshrate, text: ISO8601Text.duration(rate)) }
+            if let rate = calendar.refreshInterval { xml.element(DAVNames.refreshrate, text: rate.rfc5545Text) }
         } else if !calendar.allowsContentModifications {
             xml.start(DAVNames.currentUserPrivilegeSet)
             xml.start(DAVNames.privilege)

@@ -18,7 +18,7 @@ extension ValueCodec {
             return (dates.map(\.basicISO).joined(separator: ","), declare(isDate ? .date : .dateTime))
         case .periods(let periods):
             return (periods.map(format(period:)).joined(separator: ","), declare(.period))
-        case .duration(let d): return (format(duration: d), declare(.duration))
+        case .duration(let d): return (d.rfc5545Text, declare(.duration))
         case .utcOffset(let s): return (format(utcOffset: s), declare(.utcOffset))
         case .recurrence(let r): return (r.rfc5545Text, declare(.recur))
         case .integer(let n): return (n.map(String.init).joined(separator: ","), declare(.integer))
@@ -45,22 +45,8 @@ extension ValueCodec {
     static func format(period: CalendarPeriod) -> String {
         switch period.extent {
         case .end(let e): return period.start.basicISO + "/" + e.basicISO
-        case .duration(let d): return period.start.basicISO + "/" + format(duration: d)
+        case .duration(let d): return period.start.basicISO + "/" + d.rfc5545Text
         }
-    }
-
-    static func format(duration d: CalendarDuration) -> String {
-        var s = d.isNegative ? "-P" : "P"
-        if d.weeks != 0 { s += "\(d.weeks)W" }
-        if d.days != 0 { s += "\(d.days)D" }
-        if d.hours != 0 || d.minutes != 0 || d.seconds != 0 {
-            s += "T"
-            if d.hours != 0 { s += "\(d.hours)H" }
-            if d.minutes != 0 { s += "\(d.minutes)M" }
-            if d.seconds != 0 { s += "\(d.seconds)S" }
-        }
-        if s.hasSuffix("P") { s += d.weeks == 0 && d.days == 0 ? "T0S" : "" }
-        return s
     }
 
     static func format(utcOffset seconds: Int) -> String {

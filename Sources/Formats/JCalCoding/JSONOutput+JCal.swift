@@ -82,13 +82,13 @@ extension JSONOutput {
                 string(ISO8601Text.dateTime(p.start))
                 switch p.extent {
                 case .end(let e): string(ISO8601Text.dateTime(e))
-                case .duration(let d): string(ISO8601Text.duration(d))
+                case .duration(let d): string(d.rfc5545Text)
                 }
                 endArray()
             }
         case .duration(let d):
             string("duration")
-            string(ISO8601Text.duration(d))
+            string(d.rfc5545Text)
         case .utcOffset(let seconds):
             string("utc-offset")
             string(ISO8601Text.utcOffset(seconds))

@@ -45,7 +45,7 @@ struct JSCalendarEncoder {
 
     /// RFC 8984 §1.4.6 Duration from seconds: days when whole, then the time part.
     static func duration(seconds: Int) -> String {
-        ISO8601Text.duration(CalendarDuration(seconds: seconds))
+        CalendarDuration(seconds: seconds).rfc5545Text
     }
 
     // MARK: Items
@@ -57,7 +57,7 @@ struct JSCalendarEncoder {
         if let start = e.start {
             // DTEND wins over a DURATION given as well (invalid, but seen), as `effectiveEnd` has it.
             if e.end == nil, let duration = e.duration {
-                o.append("duration", .string(ISO8601Text.duration(duration)))
+                o.append("duration", .string(duration.rfc5545Text))
             } else if let end = e.end {
                 if end.isDateOnly == start.isDateOnly, end.reference == start.reference {
                     o.append("duration", .string(Self.duration(seconds: end.wallSecondsSinceEpoch - start.wallSecondsSinceEpoch)))
@@ -273,7 +273,7 @@ struct JSCalendarEncoder {
             switch a.trigger {
             case .relative(let d, let toEnd):
                 trigger.append("@type", .string("OffsetTrigger"))
-                trigger.append("offset", .string(ISO8601Text.duration(d)))
+                trigger.append("offset", .string(d.rfc5545Text))
                 if toEnd { trigger.append("relativeTo", .string("end")) }
             case .absolute(let d):
                 if let when = Self.utc(d) {

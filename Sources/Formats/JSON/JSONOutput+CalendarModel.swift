@@ -86,7 +86,7 @@ extension JSONOutput {
     mutating func durationField(_ name: String, _ d: CalendarDuration?) {
         guard let d else { return }
         key(name)
-        string(ISO8601Text.duration(d))
+        string(d.rfc5545Text)
     }
 
     mutating func stringField(_ name: String, _ s: String?) {
@@ -127,7 +127,7 @@ extension JSONOutput {
             dateTime(e)
         case .duration(let d):
             key("duration")
-            string(ISO8601Text.duration(d))
+            string(d.rfc5545Text)
         }
         endObject()
     }
@@ -192,7 +192,7 @@ extension JSONOutput {
         case .duration(let d):
             string("duration")
             key("value")
-            string(ISO8601Text.duration(d))
+            string(d.rfc5545Text)
         case .utcOffset(let seconds):
             string("utcOffset")
             key("value")
@@ -443,7 +443,7 @@ extension JSONOutput {
         switch a.trigger {
         case .relative(let d, let toEnd):
             key("relativeOffset")
-            string(ISO8601Text.duration(d))
+            string(d.rfc5545Text)
             if toEnd {
                 key("relativeToEnd")
                 bool(true)

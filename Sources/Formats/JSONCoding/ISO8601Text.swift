@@ -117,22 +117,6 @@ public enum ISO8601Text {
         return CalendarDateTime(date: date, time: time, reference: utc ? .utc : .floating)
     }
 
-    /// RFC 5545 §3.3.6's text (`-P1W`, `PT15M`, `P1DT12H`), keeping every field as it is so the
-    /// value reads back identical; zero is `PT0S`.
-    public static func duration(_ d: CalendarDuration) -> String {
-        var s = d.isNegative ? "-P" : "P"
-        if d.weeks != 0 { s += "\(d.weeks)W" }
-        if d.days != 0 { s += "\(d.days)D" }
-        if d.hours != 0 || d.minutes != 0 || d.seconds != 0 {
-            s += "T"
-            if d.hours != 0 { s += "\(d.hours)H" }
-            if d.minutes != 0 { s += "\(d.minutes)M" }
-            if d.seconds != 0 { s += "\(d.seconds)S" }
-        }
-        if s.hasSuffix("P") { s += "T0S" }
-        return s
-    }
-
     /// Parses a duration in RFC 5545's form (weeks may combine with days, as ISO 8601 allows).
     public static func parseDuration(_ text: String) -> CalendarDuration? {
         var s = Scanner(text)

@@ -122,11 +122,11 @@ struct XCalEncoder {
                 w.element(name("start"), text: ISO8601Text.dateTime(p.start))
                 switch p.extent {
                 case .end(let e): w.element(name("end"), text: ISO8601Text.dateTime(e))
-                case .duration(let d): w.element(name("duration"), text: ISO8601Text.duration(d))
+                case .duration(let d): w.element(name("duration"), text: d.rfc5545Text)
                 }
                 w.end()
             }
-        case .duration(let d): w.element(name("duration"), text: ISO8601Text.duration(d))
+        case .duration(let d): w.element(name("duration"), text: d.rfc5545Text)
         case .utcOffset(let s): w.element(name("utc-offset"), text: ISO8601Text.utcOffset(s))
         case .recurrence(let rule): writeRecurrence(rule, to: &w)
         case .integer(let numbers):
