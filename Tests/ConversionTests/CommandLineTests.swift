@@ -16,37 +16,8 @@ final class CommandLineTests: XCTestCase {
         try? FileManager.default.removeItem(at: workDirectory)
     }
 
-    /// The calport executable beside the test bundle.
-    var executable: URL {
-        // On Linux the test bundle's URL is the products folder itself; elsewhere it is the .xctest inside it.
-        let bundle = Bundle(for: Self.self).bundleURL
-        let candidates = [bundle.appendingPathComponent("calport"), bundle.deletingLastPathComponent().appendingPathComponent("calport")]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    }
-
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    func calport(_ arguments: [String], stdin: Data? = nil) throws -> Run {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = workDirectory
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: String(decoding: errData, as: UTF8.self))
+    func calport(_ arguments: [String], stdin: Data? = nil) throws -> CommandRunner.Run {
+        try CommandRunner(directory: workDirectory).calport(arguments, stdin: stdin)
     }
 
     func write(_ name: String, _ text: String) throws -> String {

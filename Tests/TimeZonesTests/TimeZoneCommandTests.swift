@@ -1,4 +1,5 @@
 import CalendarModel
+import CalendarTestSupport
 import Foundation
 import TimeZones
 import XCTest
@@ -16,27 +17,8 @@ final class TimeZoneCommandTests: XCTestCase {
         try? FileManager.default.removeItem(at: workDirectory)
     }
 
-    /// The calport executable beside the test bundle.
-    var executable: URL {
-        let bundle = Bundle(for: Self.self).bundleURL
-        let candidates = [bundle.appendingPathComponent("calport"), bundle.deletingLastPathComponent().appendingPathComponent("calport")]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    }
-
-    func calport(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = workDirectory
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    func calport(_ arguments: [String]) throws -> CommandRunner.Run {
+        try CommandRunner(directory: workDirectory).calport(arguments)
     }
 
     func testResolvePrintsOneTabSeparatedLinePerName() throws {

@@ -1,3 +1,4 @@
+import CalendarTestSupport
 import CalendarModel
 import Conversion
 import Foundation
