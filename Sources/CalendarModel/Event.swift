@@ -7,18 +7,82 @@ public struct Event: Hashable, Sendable {
         case busy, free, tentative, unavailable
     }
 
-    public var item: CalendarItem
-    public var end: CalendarDateTime?
-    public var duration: CalendarDuration?
+    /// The stored fields, boxed so that copies share them (see `CopyOnWriteBox`).
+    @usableFromInline
+    struct Fields: Hashable, Sendable {
+        @usableFromInline var item: CalendarItem
+        @usableFromInline var end: CalendarDateTime?
+        @usableFromInline var duration: CalendarDuration?
+        @usableFromInline var transparency: String?
+        @usableFromInline var busyStatus: Availability?
+        @usableFromInline var birthday: Birthday?
+    }
+
+    @usableFromInline
+    var storage: CopyOnWriteBox<Fields>
+
+    @inlinable
+    public var item: CalendarItem {
+        _read { yield storage.value.item }
+        _modify {
+            CopyOnWriteBox.makeUnique(&storage)
+            yield &storage.value.item
+        }
+    }
+    @inlinable
+    public var end: CalendarDateTime? {
+        _read { yield storage.value.end }
+        _modify {
+            CopyOnWriteBox.makeUnique(&storage)
+            yield &storage.value.end
+        }
+    }
+    @inlinable
+    public var duration: CalendarDuration? {
+        _read { yield storage.value.duration }
+        _modify {
+            CopyOnWriteBox.makeUnique(&storage)
+            yield &storage.value.duration
+        }
+    }
     /// TRANSP: opaque (busy) or transparent (free).
-    public var transparency: String?
+    @inlinable
+    public var transparency: String? {
+        _read { yield storage.value.transparency }
+        _modify {
+            CopyOnWriteBox.makeUnique(&storage)
+            yield &storage.value.transparency
+        }
+    }
     /// Free/busy beyond TRANSP (Microsoft's X-MICROSOFT-CDO-BUSYSTATUS), when the source said.
-    public var busyStatus: Availability?
+    @inlinable
+    public var busyStatus: Availability? {
+        _read { yield storage.value.busyStatus }
+        _modify {
+            CopyOnWriteBox.makeUnique(&storage)
+            yield &storage.value.busyStatus
+        }
+    }
     /// Set when the event belongs to a birthday calendar's kind: whose date it recalls.
-    public var birthday: Birthday?
+    @inlinable
+    public var birthday: Birthday? {
+        _read { yield storage.value.birthday }
+        _modify {
+            CopyOnWriteBox.makeUnique(&storage)
+            yield &storage.value.birthday
+        }
+    }
 
     public init(item: CalendarItem = CalendarItem()) {
-        self.item = item
+        storage = CopyOnWriteBox(Fields(item: item))
+    }
+
+    public static func == (lhs: Event, rhs: Event) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.value == rhs.storage.value
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        storage.value.hash(into: &hasher)
     }
 
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<CalendarItem, T>) -> T {

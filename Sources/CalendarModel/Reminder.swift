@@ -1,17 +1,73 @@
 /// A to-do (VTODO): EventKit's `EKReminder`.
 @dynamicMemberLookup
 public struct Reminder: Hashable, Sendable {
-    public var item: CalendarItem
+    /// The stored fields, boxed so that copies share them (see `CopyOnWriteBox`).
+    @usableFromInline
+    struct Fields: Hashable, Sendable {
+        @usableFromInline var item: CalendarItem
+        @usableFromInline var due: CalendarDateTime?
+        @usableFromInline var duration: CalendarDuration?
+        @usableFromInline var completionDate: CalendarDateTime?
+        @usableFromInline var percentComplete: Int?
+    }
+
+    @usableFromInline
+    var storage: CopyOnWriteBox<Fields>
+
+    @inlinable
+    public var item: CalendarItem {
+        _read { yield storage.value.item }
+        _modify {
+            CopyOnWriteBox.makeUnique(&storage)
+            yield &storage.value.item
+        }
+    }
     /// DUE.
-    public var due: CalendarDateTime?
-    public var duration: CalendarDuration?
+    @inlinable
+    public var due: CalendarDateTime? {
+        _read { yield storage.value.due }
+        _modify {
+            CopyOnWriteBox.makeUnique(&storage)
+            yield &storage.value.due
+        }
+    }
+    @inlinable
+    public var duration: CalendarDuration? {
+        _read { yield storage.value.duration }
+        _modify {
+            CopyOnWriteBox.makeUnique(&storage)
+            yield &storage.value.duration
+        }
+    }
     /// COMPLETED: when it was done.
-    public var completionDate: CalendarDateTime?
+    @inlinable
+    public var completionDate: CalendarDateTime? {
+        _read { yield storage.value.completionDate }
+        _modify {
+            CopyOnWriteBox.makeUnique(&storage)
+            yield &storage.value.completionDate
+        }
+    }
     /// PERCENT-COMPLETE.
-    public var percentComplete: Int?
+    @inlinable
+    public var percentComplete: Int? {
+        _read { yield storage.value.percentComplete }
+        _modify {
+            CopyOnWriteBox.makeUnique(&storage)
+            yield &storage.value.percentComplete
+        }
+    }
 
     public init(item: CalendarItem = CalendarItem()) {
-        self.item = item
+        storage = CopyOnWriteBox(Fields(item: item))
+    }
+
+    public static func == (lhs: Reminder, rhs: Reminder) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.value == rhs.storage.value
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        storage.value.hash(into: &hasher)
     }
 
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<CalendarItem, T>) -> T {

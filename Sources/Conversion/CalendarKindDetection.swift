@@ -51,10 +51,17 @@ public struct CalendarKindDetection: ConversionStage {
             try emit(.beginCalendar(calendar))
         case .entry(var entry, let line):
             var isBirthday = false
-            if case .event(var event) = entry {
-                if event.birthday == nil { event.birthday = BirthdayMarks.birthday(of: event) }
-                isBirthday = event.birthday != nil
-                entry = .event(event)
+            if case .event(let event) = entry {
+                if event.birthday != nil {
+                    isBirthday = true
+                } else if let birthday = BirthdayMarks.birthday(of: event) {
+                    // Rebuilt only when marked: most events are not birthdays, and rebuilding
+                    // the entry copies every field.
+                    var marked = event
+                    marked.birthday = birthday
+                    entry = .event(marked)
+                    isBirthday = true
+                }
             }
             guard pending != nil else { return try emit(.entry(entry, line: line)) }
             held.append(.entry(entry, line: line))

@@ -69,11 +69,18 @@ public struct Converter: Sendable {
             try sink(element)
             return
         }
-        var stage = stages[index]
-        var emitted: [CalendarStreamElement] = []
-        try stage.process(element) { emitted.append($0) }
-        stages[index] = stage
-        for e in emitted { try pass(e, through: &stages, from: index + 1, sink) }
+        // The stage runs in place (a copy taken out of the array would share its buffers with
+        // the array and copy them on the stage's next change); what it emits is collected,
+        // since the next stages live in the same array. Nearly every element comes out as one,
+        // so the first needs no array.
+        var first: CalendarStreamElement?
+        var more: [CalendarStreamElement] = []
+        try stages[index].process(element) { out in
+            if first == nil { first = out } else { more.append(out) }
+        }
+        guard let first else { return }
+        try pass(first, through: &stages, from: index + 1, sink)
+        for e in more { try pass(e, through: &stages, from: index + 1, sink) }
     }
 
     /// A reader for one input, its format given or inferred.

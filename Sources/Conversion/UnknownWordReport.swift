@@ -24,14 +24,34 @@ public struct UnknownWordReport: ConversionStage {
 
     /// Passes every element on, reporting the unknown participant words of items.
     public mutating func process(_ element: CalendarStreamElement, emit: (CalendarStreamElement) throws -> Void) throws {
-        if case .entry(let entry, let line) = element, let item = entry.item {
-            for p in [item.organizer].compactMap({ $0 }) + item.attendees + item.alarms.flatMap(\.attendees) {
-                if case .other(let w) = p.role { report("role", w, line) }
-                if case .other(let w) = p.status { report("status", w, line) }
-                if case .other(let w) = p.type { report("type", w, line) }
+        if case .entry(let entry, let line) = element {
+            switch entry {
+            case .event(let e): check(e.item, line)
+            case .reminder(let r): check(r.item, line)
+            case .timeZone, .other: break
             }
         }
         try emit(element)
+    }
+
+    /// Walks the participants in place: this runs on every item, and copying them (or
+    /// `CalendarEntry.item`) cost more than the check.
+    private mutating func check(_ item: CalendarItem, _ line: Int) {
+        check(item.organizer?.role, item.organizer?.status, item.organizer?.type, line)
+        for i in item.attendees.indices {
+            check(item.attendees[i].role, item.attendees[i].status, item.attendees[i].type, line)
+        }
+        for alarm in item.alarms {
+            for i in alarm.attendees.indices {
+                check(alarm.attendees[i].role, alarm.attendees[i].status, alarm.attendees[i].type, line)
+            }
+        }
+    }
+
+    private mutating func check(_ role: ParticipantRole?, _ status: ParticipantStatus?, _ type: ParticipantType?, _ line: Int) {
+        if case .other(let w) = role { report("role", w, line) }
+        if case .other(let w) = status { report("status", w, line) }
+        if case .other(let w) = type { report("type", w, line) }
     }
 
     private mutating func report(_ field: String, _ word: String, _ line: Int) {

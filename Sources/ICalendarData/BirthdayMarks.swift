@@ -28,6 +28,7 @@ public enum BirthdayMarks {
 
     /// The birthday an event's marks describe; nil when it has none.
     public static func birthday(of event: Event) -> Birthday? {
+        guard mightBeMarked(event.item) else { return nil }
         let item = event.item
         let start = startDate(of: item)
         func property(_ name: String) -> Property? { item.properties.first { $0.name == name } }
@@ -82,6 +83,28 @@ public enum BirthdayMarks {
         return nil
     }
 
+    /// Whether anything on the item could be a mark. Every event of every conversion is asked,
+    /// and nearly none is a birthday: one look at each field is cheaper than the vendor checks.
+    static func mightBeMarked(_ item: CalendarItem) -> Bool {
+        // A vCard truncated date (`--MMDD`) is no DATE, so it leaves the start empty.
+        if item.start == nil { return true }
+        if let uid = item.uid, uid.utf8.count > 11, uid.utf8.suffix(11).elementsEqual("@google.com".utf8) { return true }
+        if let url = item.url, hasAddressBookScheme(url) { return true }
+        if !item.propertyParameters.isEmpty, startParameter(item, "X-APPLE-OMIT-YEAR") != nil { return true }
+        return item.properties.contains { p in
+            // Every mark is X-NEXTCLOUD-…, X-SABRE-…, X-APPLE-… or X-GOOGLE-…: two bytes
+            // rule out most properties before a name is hashed.
+            var name = p.name.utf8.makeIterator()
+            guard name.next() == UInt8(ascii: "X"), name.next() == UInt8(ascii: "-") else { return false }
+            switch name.next() {
+            case UInt8(ascii: "N"), UInt8(ascii: "S"), UInt8(ascii: "A"), UInt8(ascii: "G"):
+                return propertyNames.contains(p.name) || p.name == "X-GOOGLE-CALENDAR-CONTENT-ICON"
+            default:
+                return false
+            }
+        }
+    }
+
     /// Whether an item carries any vendor's birthday mark, so a writer need not add one.
     public static func hasMarks(_ item: CalendarItem) -> Bool {
         item.properties.contains { propertyNames.contains($0.name) } || googleContact(uid: item.uid) != nil
@@ -131,10 +154,22 @@ public enum BirthdayMarks {
 
     /// The person in Apple's `addressbook://<id>` or `addressbook://<id>:ABPerson` URL.
     public static func appleContact(url: String) -> String? {
-        guard url.lowercased().hasPrefix("addressbook://") else { return nil }
+        guard hasAddressBookScheme(url) else { return nil }
         var id = Substring(url.dropFirst("addressbook://".count))
         if id.hasSuffix(":ABPerson") { id = id.dropLast(":ABPerson".count) }
         return id.isEmpty ? nil : String(id)
+    }
+
+    /// `addressbook://` in any case, without lower-casing the whole URL.
+    private static func hasAddressBookScheme(_ url: String) -> Bool {
+        let scheme = "addressbook://".utf8
+        var i = url.utf8.makeIterator()
+        for expected in scheme {
+            guard let c = i.next() else { return false }
+            let lower = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
+            guard lower == expected else { return false }
+        }
+        return true
     }
 
     private static func hasGoogleCakeIcon(_ item: CalendarItem) -> Bool {

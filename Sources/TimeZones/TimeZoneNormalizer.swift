@@ -29,6 +29,7 @@ public final class TimeZoneNormalizer {
     // and rules are looked up once (the database's lock and hashing cost more than the math).
     private var lastSource: (key: SourceKey, source: Source)?
     private var outputs: [String: OutputZone] = [:]
+    private var lastOutput: (zone: String, output: OutputZone)?
     private var currentEntry: CalendarEntry?
     private var held: [(CalendarEntry, Int)] = []
     private var flushing = false
@@ -47,10 +48,16 @@ public final class TimeZoneNormalizer {
         var years: ClosedRange<Int>?
     }
 
-    /// Where a time's instant comes from and what its zone is called today.
-    private struct Source {
-        var resolution: TimeZoneResolution
-        var rules: (any ZoneRules)?
+    /// Where a time's instant comes from and what its zone is called today. A class, since
+    /// every zoned date-time looks one up and a copy of the resolution retains all its parts.
+    private final class Source {
+        let resolution: TimeZoneResolution
+        let rules: (any ZoneRules)?
+
+        init(resolution: TimeZoneResolution, rules: (any ZoneRules)?) {
+            self.resolution = resolution
+            self.rules = rules
+        }
     }
 
     /// A normalizer for one input. Throws a usage error when `--tz ZONE` or `--floating-tz ZONE`
@@ -144,9 +151,9 @@ public final class TimeZoneNormalizer {
         currentYears = nil
         defer { currentEntry = nil }
         waitForDefinition = false
+        // An item uses one or two zones: a linear search beats hashing every date-time's TZID.
         var used: [String] = []
-        var usedSet: Set<String> = []
-        let startZone = entry.item?.start?.reference.zoneIdentifier
+        let (startZone, recurs) = Self.startZoneAndRecurrence(of: original)
         entry.mapDateTimes { field, value in
             // A floating UNTIL under a zoned DTSTART (RFC 5545 §3.3.10 wants UTC; Outlook
             // writes local time) means local time in the start's zone.
@@ -154,8 +161,7 @@ public final class TimeZoneNormalizer {
                 value.reference = .zone(startZone)
             }
             convert(&value, field: field, line: line)
-            if let zone = value.reference.zoneIdentifier, !usedSet.contains(zone) {
-                usedSet.insert(zone)
+            if let zone = value.reference.zoneIdentifier, !used.contains(zone) {
                 used.append(zone)
             }
         }
@@ -163,7 +169,7 @@ public final class TimeZoneNormalizer {
             held.append((original, line))
             return
         }
-        if let item = entry.item, !item.recurrenceRules.isEmpty {
+        if recurs {
             warnIfRecurrenceShifts(startZone: startZone, years: years(), line: line)
         }
         if options.emitTimeZoneDefinitions {
@@ -178,6 +184,16 @@ public final class TimeZoneNormalizer {
             }
         }
         try emit(.entry(entry, line: line))
+    }
+
+    /// The start's zone and whether the item has rules, read in place (`CalendarEntry.item`
+    /// would copy the whole item for two fields).
+    private static func startZoneAndRecurrence(of entry: CalendarEntry) -> (String?, Bool) {
+        switch entry {
+        case .event(let e): (e.item.start?.reference.zoneIdentifier, !e.item.recurrenceRules.isEmpty)
+        case .reminder(let r): (r.item.start?.reference.zoneIdentifier, !r.item.recurrenceRules.isEmpty)
+        case .timeZone, .other: (nil, false)
+        }
     }
 
     // MARK: - Conversion
@@ -200,6 +216,10 @@ public final class TimeZoneNormalizer {
             instant = zone.utcSeconds(wallSeconds: value.wallSecondsSinceEpoch)
             sourceZone = floatingZone
         case .utc:
+            // Most date-times of a file are UTC stamps (DTSTAMP, CREATED, LAST-MODIFIED) that
+            // stay as they are unless `--tz ZONE` wants wall times; a leap second (:60) still
+            // goes the long way, which carries it into the next minute.
+            if targetZone == nil || field.requiresUTC || field == .recurrenceUntil, (value.time?.second ?? 0) < 60 { return }
             instant = value.wallSecondsSinceEpoch
         case .zone(let tzid):
             let source = self.source(tzid, line: line)
@@ -242,7 +262,12 @@ public final class TimeZoneNormalizer {
     }
 
     private func output(_ zone: String) -> OutputZone {
-        if let known = outputs[zone] { return known }
+        // Consecutive date-times mostly share their zone: compare before hashing.
+        if let last = lastOutput, last.zone == zone { return last.output }
+        if let known = outputs[zone] {
+            lastOutput = (zone, known)
+            return known
+        }
         let name = outputName(zone)
         // Under Windows ids several zones share one name (Berlin and Vienna are both
         // `W. Europe Standard Time`) and one VTIMEZONE, that of the id's main zone; wall times
@@ -250,6 +275,7 @@ public final class TimeZoneNormalizer {
         let rulesZone = name == zone ? zone : (zoneID(forOutputName: name) ?? zone)
         let result = OutputZone(name: name, rules: resolver.database.zone(rulesZone))
         outputs[zone] = result
+        lastOutput = (zone, result)
         return result
     }
 
