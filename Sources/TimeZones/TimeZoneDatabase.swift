@@ -30,15 +30,17 @@ public final class TimeZoneDatabase: @unchecked Sendable {
         var version: String?
         var zones: [String] = []
         var links: [String: String] = [:]
-        if let text = try? String(contentsOfFile: directory + "/tzdata.zi", encoding: .utf8) {
-            for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-                if line.hasPrefix("# version ") {
-                    version = String(line.dropFirst("# version ".count)).trimmingCharacters(in: .whitespaces)
-                } else if line.hasPrefix("Z ") {
-                    if let name = line.split(separator: " ").dropFirst().first { zones.append(String(name)) }
-                } else if line.hasPrefix("L ") {
-                    let fields = line.split(separator: " ")
-                    if fields.count >= 3 { links[String(fields[2])] = String(fields[1]) }
+        // Every run starts here (the time-zone stage is on by default), and tzdata.zi has
+        // thousands of rule lines: lines are split as bytes and only their markers looked at.
+        if let data = FileManager.default.contents(atPath: directory + "/tzdata.zi") {
+            Self.forEachLine(of: data) { line in
+                if line.starts(with: "# version ".utf8) {
+                    version = Self.fields(line.dropFirst(10), separator: 0x20).joined(separator: " ")
+                } else if line.starts(with: "Z ".utf8) {
+                    if let name = Self.fields(line.dropFirst(2), separator: 0x20).first { zones.append(name) }
+                } else if line.starts(with: "L ".utf8) {
+                    let fields = Self.fields(line.dropFirst(2), separator: 0x20)
+                    if fields.count >= 2 { links[fields[1]] = fields[0] }
                 }
             }
         }
@@ -47,10 +49,11 @@ public final class TimeZoneDatabase: @unchecked Sendable {
         }
         var tabulated: Set<String> = []
         for table in ["zone1970.tab", "zone.tab"] {
-            guard let text = try? String(contentsOfFile: directory + "/" + table, encoding: .utf8) else { continue }
-            for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-                let fields = line.split(separator: "\t")
-                if fields.count >= 3 { tabulated.insert(String(fields[2])) }
+            guard let data = FileManager.default.contents(atPath: directory + "/" + table) else { continue }
+            Self.forEachLine(of: data) { line in
+                guard line.first != UInt8(ascii: "#") else { return }
+                let fields = Self.fields(line[...], separator: 0x09)
+                if fields.count >= 3 { tabulated.insert(fields[2]) }
             }
         }
         self.version = version
@@ -62,6 +65,25 @@ public final class TimeZoneDatabase: @unchecked Sendable {
         for name in zones { lower[name.lowercased()] = name }
         for name in links.keys where lower[name.lowercased()] == nil { lower[name.lowercased()] = name }
         self.byLowercase = lower
+    }
+
+    /// Calls `body` with each line of `data`, without its line feed.
+    private static func forEachLine(of data: Data, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+                body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                start = end + 1
+            }
+        }
+    }
+
+    /// The non-empty fields of a line, split at `separator`.
+    private static func fields(_ line: Slice<UnsafeBufferPointer<UInt8>>, separator: UInt8) -> [String] {
+        line.split(separator: separator).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Today's IANA spelling of a zone id or backward-compatible alias (`Asia/Calcutta` →

@@ -68,11 +68,14 @@ public final class TimeZoneResolver: @unchecked Sendable {
         _ tzid: String, definition: Component? = nil, calendarDefault: String? = nil, years: ClosedRange<Int>? = nil
     ) -> TimeZoneResolution {
         var resolution = resolveName(tzid)
+        // A real id or Windows name is trusted over the file's definition (current data is
+        // newer), so its rules are not even expanded (Outlook's start in 1601 makes that slow).
+        if resolution.zoneID != nil, !resolution.isGuess { return resolution }
         let rules = definition.flatMap(VTimeZoneRules.init)
         if let zone = resolution.zoneID {
             // A zone only guessed from a city in the name must agree with the file's own
-            // definition; a real id or Windows name is trusted over it (current data is newer).
-            guard resolution.isGuess, let rules else { return resolution }
+            // definition.
+            guard let rules else { return resolution }
             let span = years ?? Self.defaultYears(for: rules)
             if agrees(zone, with: rules, years: span) { return resolution }
             resolution.trace.append("but the file's VTIMEZONE disagrees with \(zone) over \(span.lowerBound)–\(span.upperBound)")
