@@ -1,6 +1,6 @@
 # calport — two commands on a fresh machine: `make demo` and `make test` (both run `make deps`).
 SWIFT ?= swift
-APT_PACKAGES := libicu-dev libxml2-dev pkg-config
+APT_PACKAGES := libicu-dev libxml2-dev libjemalloc-dev pkg-config
 PIP_PACKAGES := jsonschema python-dateutil
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
