@@ -49,6 +49,27 @@ final class DirectWritingTests: XCTestCase {
         XCTAssertEqual(String(decoding: lines.bytes, as: UTF8.self), "X-PERSON;VALUE=CAL-ADDRESS;CN=A;ROLE=CHAIR;X-Y=z:mailto:a@example.com\r\n")
     }
 
+    /// The escaper skips eight bytes at a time; specials at every place in and across those
+    /// blocks, and a CRLF split between two, must come out as a byte-by-byte escaper writes them.
+    func testTextEscapingAtEveryPlaceInAndAcrossEightByteBlocks() {
+        func reference(_ text: String) -> String {
+            text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ";", with: "\\;")
+                .replacingOccurrences(of: ",", with: "\\,").replacingOccurrences(of: "\r\n", with: "\\n")
+                .replacingOccurrences(of: "\r", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
+        }
+        for length in 0...20 {
+            for special in ["\\", ";", ",", "\n", "\r", "\r\n", "é"] {
+                for place in 0...length {
+                    var text = String(repeating: "a", count: length)
+                    text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: place))
+                    var out: [UInt8] = []
+                    ValueCodec.appendEscaped(text, to: &out)
+                    XCTAssertEqual(String(decoding: out, as: UTF8.self), reference(text), text.debugDescription)
+                }
+            }
+        }
+    }
+
     func testNumbersAndDatesWriteAsStringsSpellThem() {
         for n in [0, 7, 10, -1, -42, 1234567890, Int.max, Int.min] {
             var bytes: [UInt8] = []

@@ -175,8 +175,8 @@ struct ICSContentLines: ICalendarEmitter {
             // Most lines are short and stay where they were written; a long one is copied out
             // and back with the folds.
             unfolded.removeAll(keepingCapacity: true)
-            unfolded.append(contentsOf: bytes[start...])
-            bytes.removeSubrange(start...)
+            bytes.withUnsafeBufferPointer { unfolded.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start...])) }
+            bytes.removeLast(bytes.count - start)
             unfolded.withUnsafeBufferPointer { line in
                 var from = 0
                 var limit = 75

@@ -108,30 +108,50 @@ extension ValueCodec {
     static func appendEscaped(_ text: String, to out: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
             // Copy the runs between characters that need escaping in one piece each: long
-            // descriptions have a few commas and newlines in hundreds of bytes.
+            // descriptions have a few commas and newlines in hundreds of bytes, so the scan
+            // looks at eight bytes at a time (bounds checked by the loop conditions).
             let n = bytes.count
             var runStart = 0
             var i = 0
             while i < n {
-                let b = bytes[i]
-                guard b == 0x5C || b == 0x3B || b == 0x2C || b == 0x0A || b == 0x0D else {
-                    i += 1
+                if i + 8 <= n, !mayNeedEscaping(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+                    i += 8
                     continue
                 }
-                if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
-                switch b {
-                case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
-                case 0x0D:
-                    out.append(0x5C)
-                    out.append(UInt8(ascii: "n"))
-                    if i + 1 < n, bytes[i + 1] == 0x0A { i += 1 }
-                default: out.append(0x5C); out.append(b)
+                let blockEnd = min(i + 8, n)
+                while i < blockEnd {
+                    let b = base[i]
+                    guard b == 0x5C || b == 0x3B || b == 0x2C || b == 0x0A || b == 0x0D else {
+                        i += 1
+                        continue
+                    }
+                    if i > runStart { out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart)) }
+                    switch b {
+                    case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+                    case 0x0D:
+                        out.append(0x5C)
+                        out.append(UInt8(ascii: "n"))
+                        if i + 1 < n, base[i + 1] == 0x0A { i += 1 }
+                    default: out.append(0x5C); out.append(b)
+                    }
+                    i += 1
+                    runStart = i
                 }
-                i += 1
-                runStart = i
             }
-            if n > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<n])) }
+            if n > runStart { out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: n - runStart)) }
         }
+    }
+
+    /// Whether any of eight bytes is `\\`, `;`, `,`, LF or CR (exact: the zero-byte test
+    /// `(v - 0x01…) & ~v & 0x80…` has no false answer for "any").
+    @inline(__always)
+    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        func zeroBytes(_ v: UInt64) -> UInt64 { (v &- ones) & ~v }
+        let hits = zeroBytes(word ^ (ones &* 0x5C)) | zeroBytes(word ^ (ones &* 0x3B)) | zeroBytes(word ^ (ones &* 0x2C))
+            | zeroBytes(word ^ (ones &* 0x0A)) | zeroBytes(word ^ (ones &* 0x0D))
+        return hits & 0x8080_8080_8080_8080 != 0
     }
 }
