@@ -141,7 +141,9 @@ extension ICalendarMapper {
         for list in item.exceptionDates { out.property("EXDATE", list.extraParameters, Self.value(of: list)) }
         if let title = item.title { out.property("SUMMARY", parameters("SUMMARY", item), .text(title)) }
         if let location = item.location { out.property("LOCATION", parameters("LOCATION", item), .text(location)) }
-        if let geo = item.geo { out.property("GEO", parameters("GEO", item), .value(.geo(latitude: geo.latitude, longitude: geo.longitude))) }
+        if let geo = item.geo {
+            out.property("GEO", parameters("GEO", item), .value(.geo(latitude: geo.latitude, longitude: geo.longitude)))
+        }
         if let loc = item.structuredLocation { out.property(structuredLocationProperty(loc)) }
         if let notes = item.notes { out.property("DESCRIPTION", parameters("DESCRIPTION", item), .text(notes)) }
         if let url = item.url { out.property("URL", parameters("URL", item), .value(.uri(url))) }

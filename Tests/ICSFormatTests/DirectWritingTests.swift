@@ -3,8 +3,9 @@ import CalendarTestSupport
 import Conversion
 import Foundation
 import ICalendarData
-@testable import ICSFormat
 import XCTest
+
+@testable import ICSFormat
 
 /// The ICS writer writes events and reminders straight from the typed model to bytes; jCal and
 /// xCal write the component the mapper builds from the same walk. Both must say the same.
@@ -14,7 +15,8 @@ final class DirectWritingTests: XCTestCase {
         var compared = 0
         for (name, url) in CorpusRoundTripTests.corpusFiles() {
             let bytes = [UInt8](try Data(contentsOf: url))
-            var reader = ICSReader(source: MemoryByteSource(bytes), options: ReadOptions(sourceName: name), log: DiagnosticLog(), mapper: mapper)
+            var reader = ICSReader(
+                source: MemoryByteSource(bytes), options: ReadOptions(sourceName: name), log: DiagnosticLog(), mapper: mapper)
             // Files that cannot be read are CorpusRoundTripTests' concern; what was read counts.
             while let element = try? reader.next() {
                 guard case .entry(let entry, _) = element else { continue }
@@ -23,7 +25,9 @@ final class DirectWritingTests: XCTestCase {
                 var generic = ICSContentLines()
                 generic.component(mapper.component(from: entry))
                 if direct.bytes != generic.bytes {
-                    XCTFail("\(name): direct\n\(String(decoding: direct.bytes, as: UTF8.self))\ngeneric\n\(String(decoding: generic.bytes, as: UTF8.self))")
+                    XCTFail(
+                        "\(name): direct\n\(String(decoding: direct.bytes, as: UTF8.self))\ngeneric\n\(String(decoding: generic.bytes, as: UTF8.self))"
+                    )
                 }
                 compared += 1
             }
@@ -46,7 +50,8 @@ final class DirectWritingTests: XCTestCase {
         let words = ParticipantWords(type: nil, role: "CHAIR", status: nil)
         var lines = ICSContentLines()
         lines.participant("X-PERSON", participant, words: words)
-        XCTAssertEqual(String(decoding: lines.bytes, as: UTF8.self), "X-PERSON;VALUE=CAL-ADDRESS;CN=A;ROLE=CHAIR;X-Y=z:mailto:a@example.com\r\n")
+        XCTAssertEqual(
+            String(decoding: lines.bytes, as: UTF8.self), "X-PERSON;VALUE=CAL-ADDRESS;CN=A;ROLE=CHAIR;X-Y=z:mailto:a@example.com\r\n")
     }
 
     /// The escaper skips eight bytes at a time; specials at every place in and across those
@@ -77,7 +82,9 @@ final class DirectWritingTests: XCTestCase {
             XCTAssertEqual(String(decoding: bytes, as: UTF8.self), String(n))
         }
         XCTAssertEqual(CalendarDateTime(date: CalendarDate(year: 12345, month: 1, day: 2)).basicISO, "123450102")
-        XCTAssertEqual(CalendarDateTime(date: CalendarDate(year: 7, month: 1, day: 2), time: TimeOfDay(hour: 3, minute: 4, second: 5), reference: .utc).basicISO, "00070102T030405Z")
+        XCTAssertEqual(
+            CalendarDateTime(date: CalendarDate(year: 7, month: 1, day: 2), time: TimeOfDay(hour: 3, minute: 4, second: 5), reference: .utc)
+                .basicISO, "00070102T030405Z")
         XCTAssertEqual(CalendarDuration().rfc5545Text, "PT0S")
         XCTAssertEqual(CalendarDuration(isNegative: true, weeks: 2).rfc5545Text, "-P2W")
         XCTAssertEqual(CalendarDuration(days: 1, seconds: 30).rfc5545Text, "P1DT30S")

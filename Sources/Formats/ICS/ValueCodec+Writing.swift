@@ -150,7 +150,8 @@ extension ValueCodec {
     private static func mayNeedEscaping(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         func zeroBytes(_ v: UInt64) -> UInt64 { (v &- ones) & ~v }
-        let hits = zeroBytes(word ^ (ones &* 0x5C)) | zeroBytes(word ^ (ones &* 0x3B)) | zeroBytes(word ^ (ones &* 0x2C))
+        let hits =
+            zeroBytes(word ^ (ones &* 0x5C)) | zeroBytes(word ^ (ones &* 0x3B)) | zeroBytes(word ^ (ones &* 0x2C))
             | zeroBytes(word ^ (ones &* 0x0A)) | zeroBytes(word ^ (ones &* 0x0D))
         return hits & 0x8080_8080_8080_8080 != 0
     }
