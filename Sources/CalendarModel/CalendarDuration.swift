@@ -34,17 +34,31 @@ public struct CalendarDuration: Hashable, Sendable {
     /// RFC 5545 §3.3.6's text (`-P1W`, `PT15M`, `P1DT12H`), every field as it is so the value
     /// reads back identical; zero is `PT0S`. jCal, xCal, JSCalendar and CalDAV write the same text.
     public var rfc5545Text: String {
-        var s = isNegative ? "-P" : "P"
-        if weeks != 0 { s += "\(weeks)W" }
-        if days != 0 { s += "\(days)D" }
-        if hours != 0 || minutes != 0 || seconds != 0 {
-            s += "T"
-            if hours != 0 { s += "\(hours)H" }
-            if minutes != 0 { s += "\(minutes)M" }
-            if seconds != 0 { s += "\(seconds)S" }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        appendRFC5545Text(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `rfc5545Text` as UTF-8.
+    public func appendRFC5545Text(to bytes: inout [UInt8]) {
+        if isNegative { bytes.append(UInt8(ascii: "-")) }
+        bytes.append(UInt8(ascii: "P"))
+        func field(_ n: Int, _ unit: Unicode.Scalar) {
+            guard n != 0 else { return }
+            bytes.appendDecimal(n)
+            bytes.append(UInt8(ascii: unit))
         }
-        if s.hasSuffix("P") { s += "T0S" }
-        return s
+        field(weeks, "W")
+        field(days, "D")
+        if hours != 0 || minutes != 0 || seconds != 0 {
+            bytes.append(UInt8(ascii: "T"))
+            field(hours, "H")
+            field(minutes, "M")
+            field(seconds, "S")
+        } else if weeks == 0 && days == 0 {
+            bytes.append(contentsOf: [UInt8(ascii: "T"), UInt8(ascii: "0"), UInt8(ascii: "S")])
+        }
     }
 
     /// Whole days (weeks included) when the duration has no time part, else nil.

@@ -209,34 +209,30 @@ extension CalendarDateTime {
 
     /// RFC 5545's basic form; zoned values print their wall time (the zone travels in TZID).
     public var basicISO: String {
-        // Written digit by digit: this runs for every date-time of every conversion.
-        guard (0...9999).contains(date.year) else {
-            let y = String(date.year)
-            return y + String(CalendarDateTime(date: CalendarDate(year: 2000, month: date.month, day: date.day), time: time, reference: reference).basicISO.dropFirst(4))
-        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16)
-        func digits(_ n: Int, _ width: Int) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            var v = n
-            while divisor > 0 {
-                bytes.append(UInt8(48 + v / divisor))
-                v %= divisor
-                divisor /= 10
-            }
+        appendBasicISO(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `basicISO` as UTF-8: written digit by digit, as this runs for every date-time
+    /// of every conversion.
+    public func appendBasicISO(to bytes: inout [UInt8]) {
+        if (0...9999).contains(date.year) {
+            bytes.appendTwoDigits(date.year / 100)
+            bytes.appendTwoDigits(date.year % 100)
+        } else {
+            bytes.appendDecimal(date.year)
         }
-        digits(date.year, 4)
-        digits(date.month, 2)
-        digits(date.day, 2)
+        bytes.appendTwoDigits(date.month)
+        bytes.appendTwoDigits(date.day)
         if let time {
             bytes.append(UInt8(ascii: "T"))
-            digits(time.hour, 2)
-            digits(time.minute, 2)
-            digits(time.second, 2)
+            bytes.appendTwoDigits(time.hour)
+            bytes.appendTwoDigits(time.minute)
+            bytes.appendTwoDigits(time.second)
             if reference == .utc { bytes.append(UInt8(ascii: "Z")) }
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

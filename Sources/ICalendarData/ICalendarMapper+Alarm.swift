@@ -64,33 +64,6 @@ extension ICalendarMapper {
         return alarm
     }
 
-    func component(from alarm: Alarm) -> Component {
-        var out: [Property] = []
-        func typed(_ name: String, _ value: PropertyValue) -> Property {
-            Property(name: name, parameters: alarm.propertyParameters[name] ?? [], value: value)
-        }
-        // An alarm read without ACTION (invalid, but seen) has the empty word and gets none back.
-        if alarm.action != .other("") { out.append(typed("ACTION", .text([Self.word(alarm.action)]))) }
-        switch alarm.trigger {
-        case .relative(let d, let toEnd):
-            var p = typed("TRIGGER", .duration(d))
-            if toEnd { p.parameters.insert(Parameter("RELATED", "END"), at: 0) }
-            out.append(p)
-        case .absolute(let d): out.append(typed("TRIGGER", .dateTimes([d])))
-        case nil: break
-        }
-        if let v = alarm.repeatInterval { out.append(typed("DURATION", .duration(v))) }
-        if let v = alarm.repeatCount { out.append(typed("REPEAT", .integer([v]))) }
-        if let v = alarm.uid { out.append(typed("UID", .text([v]))) }
-        if let v = alarm.description { out.append(typed("DESCRIPTION", .text([v]))) }
-        if let v = alarm.summary { out.append(typed("SUMMARY", .text([v]))) }
-        for a in alarm.attendees { out.append(participantProperty("ATTENDEE", a)) }
-        if let v = alarm.proximity { out.append(typed("X-APPLE-PROXIMITY", .text([v.rawValue]))) }
-        if let v = alarm.structuredLocation { out.append(structuredLocationProperty(v)) }
-        out += alarm.properties
-        return Component(name: "VALARM", properties: out, components: alarm.components)
-    }
-
     static func action(_ word: String) -> Alarm.Action {
         switch word.uppercased() {
         case "DISPLAY": .display

@@ -77,30 +77,6 @@ extension ICalendarMapper {
         return reminder
     }
 
-    func component(from event: Event) -> Component {
-        var properties = itemHead(event.item)
-        if let end = event.end { properties.append(dateProperty("DTEND", end, event.item)) }
-        if let duration = event.duration { properties.append(typed("DURATION", .duration(duration), event.item)) }
-        if let t = event.transparency { properties.append(typed("TRANSP", .text([t]), event.item)) }
-        properties += itemTail(event.item)
-        // A birthday that came from a format without vendor marks gets some, so that reading
-        // the output back (here or in a sabre/dav server) knows it is a birthday again.
-        if let birthday = event.birthday, !BirthdayMarks.hasMarks(event.item) {
-            properties += BirthdayMarks.marks(for: birthday, startYear: event.item.start?.date.year)
-        }
-        return Component(name: "VEVENT", properties: properties, components: itemComponents(event.item))
-    }
-
-    func component(from reminder: Reminder) -> Component {
-        var properties = itemHead(reminder.item)
-        if let due = reminder.due { properties.append(dateProperty("DUE", due, reminder.item)) }
-        if let duration = reminder.duration { properties.append(typed("DURATION", .duration(duration), reminder.item)) }
-        if let c = reminder.completionDate { properties.append(dateProperty("COMPLETED", c, reminder.item)) }
-        if let p = reminder.percentComplete { properties.append(typed("PERCENT-COMPLETE", .integer([p]), reminder.item)) }
-        properties += itemTail(reminder.item)
-        return Component(name: "VTODO", properties: properties, components: itemComponents(reminder.item))
-    }
-
     // MARK: - Shared item fields
 
     /// Puts a property into its typed field when the field is free; returns whether it did.
@@ -171,48 +147,6 @@ extension ICalendarMapper {
         }
     }
 
-    /// The typed properties that open a component, in a stable order.
-    private func itemHead(_ item: CalendarItem) -> [Property] {
-        var out: [Property] = []
-        if let uid = item.uid { out.append(typed("UID", .text([uid]), item)) }
-        if let stamp = item.timestamp { out.append(dateProperty("DTSTAMP", stamp, item)) }
-        if let start = item.start { out.append(dateProperty("DTSTART", start, item)) }
-        return out
-    }
-
-    private func itemTail(_ item: CalendarItem) -> [Property] {
-        var out: [Property] = []
-        if let id = item.recurrenceID {
-            var p = dateProperty("RECURRENCE-ID", id, item)
-            if item.recurrenceAppliesToFuture { p.parameters.append(Parameter("RANGE", "THISANDFUTURE")) }
-            out.append(p)
-        }
-        for rule in item.recurrenceRules { out.append(Property(name: "RRULE", value: .recurrence(rule))) }
-        for list in item.recurrenceDates { out.append(dateListProperty("RDATE", list)) }
-        for list in item.exceptionDates { out.append(dateListProperty("EXDATE", list)) }
-        if let title = item.title { out.append(typed("SUMMARY", .text([title]), item)) }
-        if let location = item.location { out.append(typed("LOCATION", .text([location]), item)) }
-        if let geo = item.geo { out.append(typed("GEO", .geo(latitude: geo.latitude, longitude: geo.longitude), item)) }
-        if let loc = item.structuredLocation { out.append(structuredLocationProperty(loc)) }
-        if let notes = item.notes { out.append(typed("DESCRIPTION", .text([notes]), item)) }
-        if let url = item.url { out.append(typed("URL", .uri(url), item)) }
-        if let status = item.status { out.append(typed("STATUS", .text([Self.word(status)]), item)) }
-        if let c = item.classification { out.append(typed("CLASS", .text([Self.word(c)]), item)) }
-        if let p = item.priority { out.append(typed("PRIORITY", .integer([p]), item)) }
-        for group in item.categories { out.append(Property(name: "CATEGORIES", value: .text(group))) }
-        if let organizer = item.organizer { out.append(participantProperty("ORGANIZER", organizer)) }
-        for attendee in item.attendees { out.append(participantProperty("ATTENDEE", attendee)) }
-        if let s = item.sequence { out.append(typed("SEQUENCE", .integer([s]), item)) }
-        if let c = item.created { out.append(dateProperty("CREATED", c, item)) }
-        if let m = item.lastModified { out.append(dateProperty("LAST-MODIFIED", m, item)) }
-        out += item.properties
-        return out
-    }
-
-    private func itemComponents(_ item: CalendarItem) -> [Component] {
-        item.alarms.map(component(from:)) + item.components
-    }
-
     // MARK: - Values
 
     func singleText(_ value: PropertyValue) -> String? {
@@ -228,19 +162,6 @@ extension ICalendarMapper {
     /// Records the parameters of a property whose value went into a typed field.
     func keepParameters(_ property: Property, in item: inout CalendarItem) {
         if !property.parameters.isEmpty { item.propertyParameters[property.name] = property.parameters }
-    }
-
-    /// A typed property with the parameters recorded for it.
-    private func typed(_ name: String, _ value: PropertyValue, _ item: CalendarItem) -> Property {
-        Property(name: name, parameters: item.propertyParameters[name] ?? [], value: value)
-    }
-
-    private func dateProperty(_ name: String, _ value: CalendarDateTime, _ item: CalendarItem) -> Property {
-        typed(name, .dateTimes([value]), item)
-    }
-
-    private func dateListProperty(_ name: String, _ list: CalendarItem.DateList) -> Property {
-        Property(name: name, parameters: list.extraParameters, value: list.periods.isEmpty ? .dateTimes(list.dates) : .periods(list.periods))
     }
 
     static func status(_ word: String) -> CalendarItem.Status {

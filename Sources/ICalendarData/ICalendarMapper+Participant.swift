@@ -36,21 +36,39 @@ extension ICalendarMapper {
         return p
     }
 
-    func participantProperty(_ name: String, _ p: Participant) -> Property {
+    /// The vocabulary words for a participant's type, role and status.
+    func words(for p: Participant) -> ParticipantWords {
+        ParticipantWords(
+            type: p.type.flatMap { vocabulary.word(for: $0) }, role: p.role.flatMap { vocabulary.word(for: $0) },
+            status: p.status.flatMap { vocabulary.word(for: $0) })
+    }
+
+    /// The parameters of ATTENDEE or ORGANIZER, in the order they are written.
+    public static func forEachParameter(of p: Participant, words: ParticipantWords, _ body: (String, ParameterValues) -> Void) {
+        if let v = p.name { body("CN", .one(v)) }
+        if let w = words.type { body("CUTYPE", .one(w)) }
+        if let w = words.role { body("ROLE", .one(w)) }
+        if let w = words.status { body("PARTSTAT", .one(w)) }
+        if let r = p.expectsReply { body("RSVP", .one(r ? "TRUE" : "FALSE")) }
+        if !p.delegatedTo.isEmpty { body("DELEGATED-TO", .list(p.delegatedTo)) }
+        if !p.delegatedFrom.isEmpty { body("DELEGATED-FROM", .list(p.delegatedFrom)) }
+        if let v = p.sentBy { body("SENT-BY", .one(v)) }
+        if !p.members.isEmpty { body("MEMBER", .list(p.members)) }
+        if let v = p.directory { body("DIR", .one(v)) }
+        if let v = p.language { body("LANGUAGE", .one(v)) }
+        if let v = p.email { body("EMAIL", .one(v)) }
+        for parameter in p.extraParameters { body(parameter.name, .list(parameter.values)) }
+    }
+
+    /// ATTENDEE or ORGANIZER as a generic property.
+    public static func participantProperty(_ name: String, _ p: Participant, words: ParticipantWords) -> Property {
         var parameters: [Parameter] = []
-        if let v = p.name { parameters.append(Parameter("CN", v)) }
-        if let t = p.type, let w = vocabulary.word(for: t) { parameters.append(Parameter("CUTYPE", w)) }
-        if let r = p.role, let w = vocabulary.word(for: r) { parameters.append(Parameter("ROLE", w)) }
-        if let s = p.status, let w = vocabulary.word(for: s) { parameters.append(Parameter("PARTSTAT", w)) }
-        if let r = p.expectsReply { parameters.append(Parameter("RSVP", r ? "TRUE" : "FALSE")) }
-        if !p.delegatedTo.isEmpty { parameters.append(Parameter(name: "DELEGATED-TO", values: p.delegatedTo)) }
-        if !p.delegatedFrom.isEmpty { parameters.append(Parameter(name: "DELEGATED-FROM", values: p.delegatedFrom)) }
-        if let v = p.sentBy { parameters.append(Parameter("SENT-BY", v)) }
-        if !p.members.isEmpty { parameters.append(Parameter(name: "MEMBER", values: p.members)) }
-        if let v = p.directory { parameters.append(Parameter("DIR", v)) }
-        if let v = p.language { parameters.append(Parameter("LANGUAGE", v)) }
-        if let v = p.email { parameters.append(Parameter("EMAIL", v)) }
-        parameters += p.extraParameters
+        forEachParameter(of: p, words: words) { name, values in
+            switch values {
+            case .one(let v): parameters.append(Parameter(name, v))
+            case .list(let l): parameters.append(Parameter(name: name, values: l))
+            }
+        }
         return Property(name: name, parameters: parameters, value: .calendarAddress(p.url))
     }
 

@@ -26,9 +26,11 @@ public struct ICalendarMapper: Sendable {
     /// The component for a typed entry.
     public func component(from entry: CalendarEntry) -> Component {
         switch entry {
-        case .event(let e): return component(from: e)
-        case .reminder(let r): return component(from: r)
         case .timeZone(let c), .other(let c): return c
+        case .event, .reminder:
+            var builder = ComponentBuilder()
+            emit(entry, to: &builder)
+            return builder.finished ?? Component(name: "")
         }
     }
 }

@@ -2,38 +2,82 @@ import CalendarModel
 import ICalendarData
 
 extension ValueCodec {
-    /// The text form of a value, and the VALUE type to declare when it differs from the
-    /// property's default.
-    static func format(_ value: PropertyValue, definition: PropertyDefinition?) -> (text: String, type: String?) {
-        func declare(_ t: ValueType) -> String? {
-            // Unknown properties default to no type at all, so any typed value must say its type.
-            guard let definition else { return t.rawValue }
-            return definition.defaultType == t ? nil : t.rawValue
+    /// The VALUE type to declare for a value of type `type`: none when it is the property's
+    /// default; unknown properties default to no type at all, so any typed value says its type.
+    static func declaredType(_ type: ValueType, definition: PropertyDefinition?) -> String? {
+        guard let definition else { return type.rawValue }
+        return definition.defaultType == type ? nil : type.rawValue
+    }
+
+    /// The VALUE type to declare for a value when it differs from the property's default.
+    static func declaredType(_ value: PropertyValue, definition: PropertyDefinition?) -> String? {
+        let type: ValueType
+        switch value {
+        case .text: type = .text
+        case .dateTimes(let dates): type = dates.first?.isDateOnly ?? false ? .date : .dateTime
+        case .periods: type = .period
+        case .duration: type = .duration
+        case .utcOffset: type = .utcOffset
+        case .recurrence: type = .recur
+        case .integer: type = .integer
+        case .float: type = .float
+        case .boolean: type = .boolean
+        case .geo: return nil
+        case .binary: type = .binary
+        case .uri: type = .uri
+        case .calendarAddress: type = .calAddress
+        case .times: type = .time
+        case .unknown(let declared, _): return declared
         }
+        return declaredType(type, definition: definition)
+    }
+
+    /// Appends the text form of a value (TEXT escaped) to a byte buffer.
+    static func append(_ value: PropertyValue, to out: inout [UInt8]) {
         switch value {
         case .text(let parts):
-            return (parts.map(escape).joined(separator: ","), declare(.text))
+            for (index, part) in parts.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                appendEscaped(part, to: &out)
+            }
         case .dateTimes(let dates):
-            let isDate = dates.first?.isDateOnly ?? false
-            return (dates.map(\.basicISO).joined(separator: ","), declare(isDate ? .date : .dateTime))
+            for (index, d) in dates.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                d.appendBasicISO(to: &out)
+            }
         case .periods(let periods):
-            return (periods.map(format(period:)).joined(separator: ","), declare(.period))
-        case .duration(let d): return (d.rfc5545Text, declare(.duration))
-        case .utcOffset(let s): return (format(utcOffset: s), declare(.utcOffset))
-        case .recurrence(let r): return (r.rfc5545Text, declare(.recur))
-        case .integer(let n): return (n.map(String.init).joined(separator: ","), declare(.integer))
-        case .float(let f): return (f.map(formatNumber).joined(separator: ","), declare(.float))
-        case .boolean(let b): return (b ? "TRUE" : "FALSE", declare(.boolean))
-        case .geo(let lat, let lon): return ("\(formatNumber(lat));\(formatNumber(lon))", nil)
-        case .binary(let bytes): return (Base64.encode(bytes), declare(.binary))
-        case .uri(let u): return (u, declare(.uri))
-        case .calendarAddress(let a): return (a, declare(.calAddress))
+            for (index, period) in periods.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                period.start.appendBasicISO(to: &out)
+                out.append(UInt8(ascii: "/"))
+                switch period.extent {
+                case .end(let e): e.appendBasicISO(to: &out)
+                case .duration(let d): d.appendRFC5545Text(to: &out)
+                }
+            }
+        case .duration(let d): d.appendRFC5545Text(to: &out)
+        case .utcOffset(let s): append(utcOffset: s, to: &out)
+        case .recurrence(let r): appendUTF8(r.rfc5545Text, to: &out)
+        case .integer(let n):
+            for (index, v) in n.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.appendDecimal(v)
+            }
+        case .float(let f): appendUTF8(f.map(formatNumber).joined(separator: ","), to: &out)
+        case .boolean(let b): appendUTF8(b ? "TRUE" : "FALSE", to: &out)
+        case .geo(let lat, let lon): appendUTF8("\(formatNumber(lat));\(formatNumber(lon))", to: &out)
+        case .binary(let bytes): appendUTF8(Base64.encode(bytes), to: &out)
+        case .uri(let u): appendUTF8(u, to: &out)
+        case .calendarAddress(let a): appendUTF8(a, to: &out)
         case .times(let times, let utc):
-            let text = times.map { t in
-                [t.hour, t.minute, t.second].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined() + (utc ? "Z" : "")
-            }.joined(separator: ",")
-            return (text, declare(.time))
-        case .unknown(let type, let literal): return (literal, type)
+            for (index, t) in times.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.appendTwoDigits(t.hour)
+                out.appendTwoDigits(t.minute)
+                out.appendTwoDigits(t.second)
+                if utc { out.append(UInt8(ascii: "Z")) }
+            }
+        case .unknown(_, let literal): appendUTF8(literal, to: &out)
         }
     }
 
@@ -42,74 +86,73 @@ extension ValueCodec {
         return String(d)
     }
 
-    static func format(period: CalendarPeriod) -> String {
-        switch period.extent {
-        case .end(let e): return period.start.basicISO + "/" + e.basicISO
-        case .duration(let d): return period.start.basicISO + "/" + d.rfc5545Text
-        }
+    /// `+HHMM`, or `+HHMMSS` when there are seconds.
+    static func append(utcOffset seconds: Int, to out: inout [UInt8]) {
+        let m = abs(seconds)
+        out.append(seconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+        // Hours beyond 99 are not an offset anyone writes, but print them whole as before.
+        if m / 3600 < 100 { out.appendTwoDigits(m / 3600) } else { out.appendDecimal(m / 3600) }
+        out.appendTwoDigits(m / 60 % 60)
+        if m % 60 != 0 { out.appendTwoDigits(m % 60) }
     }
 
-    static func format(utcOffset seconds: Int) -> String {
-        let m = abs(seconds)
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        var s = (seconds < 0 ? "-" : "+") + two(m / 3600) + two(m / 60 % 60)
-        if m % 60 != 0 { s += two(m % 60) }
-        return s
+    /// Appends a string's UTF-8 in one copy (the generic `append(contentsOf: s.utf8)` walks it
+    /// byte by byte).
+    @inline(__always)
+    static func appendUTF8(_ s: String, to out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { out.append(contentsOf: $0) }
     }
 
     /// Appends TEXT escaped (RFC 5545 §3.3.11) to a byte buffer.
     static func appendEscaped(_ text: String, to out: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
             // Copy the runs between characters that need escaping in one piece each: long
-            // descriptions have a few commas and newlines in hundreds of bytes.
+            // descriptions have a few commas and newlines in hundreds of bytes, so the scan
+            // looks at eight bytes at a time (bounds checked by the loop conditions).
             let n = bytes.count
             var runStart = 0
             var i = 0
             while i < n {
-                let b = bytes[i]
-                guard b == 0x5C || b == 0x3B || b == 0x2C || b == 0x0A || b == 0x0D else {
-                    i += 1
+                if i + 8 <= n, !mayNeedEscaping(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+                    i += 8
                     continue
                 }
-                if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
-                switch b {
-                case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
-                case 0x0D:
-                    out.append(0x5C)
-                    out.append(UInt8(ascii: "n"))
-                    if i + 1 < n, bytes[i + 1] == 0x0A { i += 1 }
-                default: out.append(0x5C); out.append(b)
+                let blockEnd = min(i + 8, n)
+                while i < blockEnd {
+                    let b = base[i]
+                    guard b == 0x5C || b == 0x3B || b == 0x2C || b == 0x0A || b == 0x0D else {
+                        i += 1
+                        continue
+                    }
+                    if i > runStart { out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart)) }
+                    switch b {
+                    case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+                    case 0x0D:
+                        out.append(0x5C)
+                        out.append(UInt8(ascii: "n"))
+                        if i + 1 < n, base[i + 1] == 0x0A { i += 1 }
+                    default: out.append(0x5C); out.append(b)
+                    }
+                    i += 1
+                    runStart = i
                 }
-                i += 1
-                runStart = i
             }
-            if n > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<n])) }
+            if n > runStart { out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: n - runStart)) }
         }
     }
 
-    /// TEXT escaping (RFC 5545 §3.3.11).
-    static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 == 0x0A || $0 == 0x0D }) else { return text }
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count + 8)
-        let bytes = Array(text.utf8)
-        var i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            switch b {
-            case 0x5C: out += [0x5C, 0x5C]
-            case 0x3B: out += [0x5C, 0x3B]
-            case 0x2C: out += [0x5C, 0x2C]
-            case 0x0A: out += [0x5C, UInt8(ascii: "n")]
-            case 0x0D:
-                // CRLF inside text is one line break.
-                out += [0x5C, UInt8(ascii: "n")]
-                if i + 1 < bytes.count, bytes[i + 1] == 0x0A { i += 1 }
-            default: out.append(b)
-            }
-            i += 1
-        }
-        return String(decoding: out, as: UTF8.self)
+    /// Whether any of eight bytes is `\\`, `;`, `,`, LF or CR (exact: the zero-byte test
+    /// `(v - 0x01…) & ~v & 0x80…` has no false answer for "any").
+    @inline(__always)
+    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        func zeroBytes(_ v: UInt64) -> UInt64 { (v &- ones) & ~v }
+        let hits =
+            zeroBytes(word ^ (ones &* 0x5C)) | zeroBytes(word ^ (ones &* 0x3B)) | zeroBytes(word ^ (ones &* 0x2C))
+            | zeroBytes(word ^ (ones &* 0x0A)) | zeroBytes(word ^ (ones &* 0x0D))
+        return hits & 0x8080_8080_8080_8080 != 0
     }
 }

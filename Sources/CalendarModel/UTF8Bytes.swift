@@ -1,0 +1,34 @@
+/// Writers build their output in UTF-8 byte buffers; these append the model's numbers to one
+/// without making a String first (String interpolation costs several times more on the hot
+/// path, STYLE.md habit 8).
+extension Array where Element == UInt8 {
+    /// Appends `n` in decimal, spelled as `String(n)` spells it.
+    public mutating func appendDecimal(_ n: Int) {
+        if n < 0 {
+            append(UInt8(ascii: "-"))
+            // The magnitude as UInt covers Int.min too.
+            appendDecimal(magnitude: n.magnitude)
+        } else {
+            appendDecimal(magnitude: UInt(n))
+        }
+    }
+
+    private mutating func appendDecimal(magnitude n: UInt) {
+        var divisor: UInt = 1
+        while n / divisor >= 10 { divisor *= 10 }
+        var v = n
+        while true {
+            append(UInt8(truncatingIfNeeded: v / divisor) &+ 48)
+            guard divisor > 1 else { return }
+            v %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// Appends two decimal digits of a value in 0…99 (months, days, hours, …).
+    @inline(__always)
+    public mutating func appendTwoDigits(_ n: Int) {
+        append(UInt8(truncatingIfNeeded: 48 + n / 10))
+        append(UInt8(truncatingIfNeeded: 48 + n % 10))
+    }
+}

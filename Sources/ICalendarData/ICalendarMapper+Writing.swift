@@ -1,0 +1,201 @@
+import CalendarModel
+
+/// Receives the iCalendar form of a typed entry piece by piece, in output order, from
+/// `ICalendarMapper.emit(_:to:)`. The mapper's `component(from:)` builds the generic tree from
+/// it (for jCal and xCal); the ICS writer writes bytes from it directly, so the order of the
+/// typed properties is stated once, in `emit`, for every format.
+public protocol ICalendarEmitter {
+    /// Opens a component (`BEGIN:name`).
+    mutating func begin(_ name: String)
+    /// Closes the component opened last.
+    mutating func end(_ name: String)
+    /// A property made from a typed field, with the parameters recorded for it.
+    mutating func property(_ name: String, _ parameters: [Parameter], _ value: TypedValue)
+    /// ATTENDEE or ORGANIZER; its parameters come from `forEachParameter(of:words:_:)`.
+    mutating func participant(_ name: String, _ participant: Participant, words: ParticipantWords)
+    /// A property kept as it was read, or a rare typed one built whole.
+    mutating func property(_ property: Property)
+    /// A component kept as it was read.
+    mutating func component(_ component: Component)
+}
+
+/// The value of a property made from a typed field. Single values are cases of their own so
+/// that emitting one allocates nothing (a `PropertyValue` holds an array).
+public enum TypedValue {
+    case text(String)
+    case dateTime(CalendarDateTime)
+    case integer(Int)
+    case value(PropertyValue)
+
+    /// The generic value.
+    public var propertyValue: PropertyValue {
+        switch self {
+        case .text(let t): .text([t])
+        case .dateTime(let d): .dateTimes([d])
+        case .integer(let n): .integer([n])
+        case .value(let v): v
+        }
+    }
+}
+
+/// The vocabulary words of a participant's CUTYPE, ROLE and PARTSTAT; nil when the field is
+/// unset or the vocabulary has no word for it.
+public struct ParticipantWords {
+    public var type: String?
+    public var role: String?
+    public var status: String?
+
+    public init(type: String?, role: String?, status: String?) {
+        self.type = type
+        self.role = role
+        self.status = status
+    }
+}
+
+/// One parameter's values: `one` saves the array a single value would need.
+public enum ParameterValues {
+    case one(String)
+    case list([String])
+}
+
+extension ICalendarMapper {
+    /// Emits a typed entry: typed fields in a stable order, then the generic properties in their
+    /// original order, then alarms and the other sub-components.
+    public func emit<E: ICalendarEmitter>(_ entry: CalendarEntry, to out: inout E) {
+        switch entry {
+        case .event(let event):
+            let item = event.item
+            out.begin("VEVENT")
+            emitHead(item, to: &out)
+            if let end = event.end { out.property("DTEND", parameters("DTEND", item), .dateTime(end)) }
+            if let d = event.duration { out.property("DURATION", parameters("DURATION", item), .value(.duration(d))) }
+            if let t = event.transparency { out.property("TRANSP", parameters("TRANSP", item), .text(t)) }
+            emitTail(item, to: &out)
+            // A birthday that came from a format without vendor marks gets some, so that reading
+            // the output back (here or in a sabre/dav server) knows it is a birthday again.
+            if let birthday = event.birthday, !BirthdayMarks.hasMarks(item) {
+                for p in BirthdayMarks.marks(for: birthday, startYear: item.start?.date.year) { out.property(p) }
+            }
+            emitComponents(item, to: &out)
+            out.end("VEVENT")
+        case .reminder(let reminder):
+            let item = reminder.item
+            out.begin("VTODO")
+            emitHead(item, to: &out)
+            if let due = reminder.due { out.property("DUE", parameters("DUE", item), .dateTime(due)) }
+            if let d = reminder.duration { out.property("DURATION", parameters("DURATION", item), .value(.duration(d))) }
+            if let c = reminder.completionDate { out.property("COMPLETED", parameters("COMPLETED", item), .dateTime(c)) }
+            if let p = reminder.percentComplete { out.property("PERCENT-COMPLETE", parameters("PERCENT-COMPLETE", item), .integer(p)) }
+            emitTail(item, to: &out)
+            emitComponents(item, to: &out)
+            out.end("VTODO")
+        case .timeZone(let c), .other(let c):
+            out.component(c)
+        }
+    }
+
+    /// Emits an alarm.
+    public func emit<E: ICalendarEmitter>(_ alarm: Alarm, to out: inout E) {
+        func parameters(_ name: String) -> [Parameter] {
+            alarm.propertyParameters.isEmpty ? [] : alarm.propertyParameters[name] ?? []
+        }
+        out.begin("VALARM")
+        // An alarm read without ACTION (invalid, but seen) has the empty word and gets none back.
+        if alarm.action != .other("") { out.property("ACTION", parameters("ACTION"), .text(Self.word(alarm.action))) }
+        switch alarm.trigger {
+        case .relative(let d, let toEnd):
+            var p = parameters("TRIGGER")
+            if toEnd { p.insert(Parameter("RELATED", "END"), at: 0) }
+            out.property("TRIGGER", p, .value(.duration(d)))
+        case .absolute(let d): out.property("TRIGGER", parameters("TRIGGER"), .dateTime(d))
+        case nil: break
+        }
+        if let v = alarm.repeatInterval { out.property("DURATION", parameters("DURATION"), .value(.duration(v))) }
+        if let v = alarm.repeatCount { out.property("REPEAT", parameters("REPEAT"), .integer(v)) }
+        if let v = alarm.uid { out.property("UID", parameters("UID"), .text(v)) }
+        if let v = alarm.description { out.property("DESCRIPTION", parameters("DESCRIPTION"), .text(v)) }
+        if let v = alarm.summary { out.property("SUMMARY", parameters("SUMMARY"), .text(v)) }
+        for a in alarm.attendees { out.participant("ATTENDEE", a, words: words(for: a)) }
+        if let v = alarm.proximity { out.property("X-APPLE-PROXIMITY", parameters("X-APPLE-PROXIMITY"), .text(v.rawValue)) }
+        if let v = alarm.structuredLocation { out.property(structuredLocationProperty(v)) }
+        for p in alarm.properties { out.property(p) }
+        for c in alarm.components { out.component(c) }
+        out.end("VALARM")
+    }
+
+    /// The typed properties that open a component, in a stable order.
+    private func emitHead<E: ICalendarEmitter>(_ item: CalendarItem, to out: inout E) {
+        if let uid = item.uid { out.property("UID", parameters("UID", item), .text(uid)) }
+        if let stamp = item.timestamp { out.property("DTSTAMP", parameters("DTSTAMP", item), .dateTime(stamp)) }
+        if let start = item.start { out.property("DTSTART", parameters("DTSTART", item), .dateTime(start)) }
+    }
+
+    private func emitTail<E: ICalendarEmitter>(_ item: CalendarItem, to out: inout E) {
+        if let id = item.recurrenceID {
+            var p = parameters("RECURRENCE-ID", item)
+            if item.recurrenceAppliesToFuture { p.append(Parameter("RANGE", "THISANDFUTURE")) }
+            out.property("RECURRENCE-ID", p, .dateTime(id))
+        }
+        for rule in item.recurrenceRules { out.property("RRULE", [], .value(.recurrence(rule))) }
+        for list in item.recurrenceDates { out.property("RDATE", list.extraParameters, Self.value(of: list)) }
+        for list in item.exceptionDates { out.property("EXDATE", list.extraParameters, Self.value(of: list)) }
+        if let title = item.title { out.property("SUMMARY", parameters("SUMMARY", item), .text(title)) }
+        if let location = item.location { out.property("LOCATION", parameters("LOCATION", item), .text(location)) }
+        if let geo = item.geo {
+            out.property("GEO", parameters("GEO", item), .value(.geo(latitude: geo.latitude, longitude: geo.longitude)))
+        }
+        if let loc = item.structuredLocation { out.property(structuredLocationProperty(loc)) }
+        if let notes = item.notes { out.property("DESCRIPTION", parameters("DESCRIPTION", item), .text(notes)) }
+        if let url = item.url { out.property("URL", parameters("URL", item), .value(.uri(url))) }
+        if let status = item.status { out.property("STATUS", parameters("STATUS", item), .text(Self.word(status))) }
+        if let c = item.classification { out.property("CLASS", parameters("CLASS", item), .text(Self.word(c))) }
+        if let p = item.priority { out.property("PRIORITY", parameters("PRIORITY", item), .integer(p)) }
+        for group in item.categories { out.property("CATEGORIES", [], .value(.text(group))) }
+        if let organizer = item.organizer { out.participant("ORGANIZER", organizer, words: words(for: organizer)) }
+        for attendee in item.attendees { out.participant("ATTENDEE", attendee, words: words(for: attendee)) }
+        if let s = item.sequence { out.property("SEQUENCE", parameters("SEQUENCE", item), .integer(s)) }
+        if let c = item.created { out.property("CREATED", parameters("CREATED", item), .dateTime(c)) }
+        if let m = item.lastModified { out.property("LAST-MODIFIED", parameters("LAST-MODIFIED", item), .dateTime(m)) }
+        for p in item.properties { out.property(p) }
+    }
+
+    private func emitComponents<E: ICalendarEmitter>(_ item: CalendarItem, to out: inout E) {
+        for alarm in item.alarms { emit(alarm, to: &out) }
+        for c in item.components { out.component(c) }
+    }
+
+    /// The parameters recorded for a typed property; most items have none, which skips hashing
+    /// the name.
+    private func parameters(_ name: String, _ item: CalendarItem) -> [Parameter] {
+        item.propertyParameters.isEmpty ? [] : item.propertyParameters[name] ?? []
+    }
+
+    private static func value(of list: CalendarItem.DateList) -> TypedValue {
+        .value(list.periods.isEmpty ? .dateTimes(list.dates) : .periods(list.periods))
+    }
+}
+
+/// Builds the generic component tree from what `emit` says.
+struct ComponentBuilder: ICalendarEmitter {
+    private var open: [Component] = []
+    private(set) var finished: Component?
+
+    mutating func begin(_ name: String) { open.append(Component(name: name)) }
+
+    mutating func end(_ name: String) {
+        let done = open.removeLast()
+        if open.isEmpty { finished = done } else { open[open.count - 1].components.append(done) }
+    }
+
+    mutating func property(_ name: String, _ parameters: [Parameter], _ value: TypedValue) {
+        open[open.count - 1].properties.append(Property(name: name, parameters: parameters, value: value.propertyValue))
+    }
+
+    mutating func participant(_ name: String, _ participant: Participant, words: ParticipantWords) {
+        open[open.count - 1].properties.append(ICalendarMapper.participantProperty(name, participant, words: words))
+    }
+
+    mutating func property(_ property: Property) { open[open.count - 1].properties.append(property) }
+
+    mutating func component(_ component: Component) { open[open.count - 1].components.append(component) }
+}
