@@ -177,7 +177,13 @@ extension CalendarDateTime {
     /// Parses RFC 5545's basic forms: `20240501`, `20240501T090000`, `20240501T090000Z`.
     /// The result is floating unless it ends in Z.
     public init?(basicISO text: String) {
-        let b = Array(text.utf8)
+        var text = text
+        guard let d = text.withUTF8({ CalendarDateTime(basicISO: $0) }) else { return nil }
+        self = d
+    }
+
+    /// The same from UTF-8 bytes, for readers that have them (no String, no array).
+    public init?(basicISO b: UnsafeBufferPointer<UInt8>) {
         func number(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= b.count else { return nil }
             var n = 0
