@@ -83,6 +83,12 @@ public enum PropertyTable {
         names.lookup(name) ?? .unknown
     }
 
+    /// The entry and the shared name String for a name of up to 16 bytes the table knows, from
+    /// the bytes a reader holds: no String is made for a known name.
+    public static func info(nameBytes: UnsafeBufferPointer<UInt8>) -> (info: PropertyInfo, name: String)? {
+        names.lookup(bytes: nameBytes).map { ($0.value, $0.name) }
+    }
+
     /// The definitions in a fixed order, for `PropertyInfo` to point into.
     private static let orderedNames = Array(definitions.keys)
     private static let orderedDefinitions = orderedNames.map { definitions[$0]! }
@@ -156,8 +162,24 @@ public enum ParameterID: String, CaseIterable, Sendable {
         self = Self.index.lookup(name) ?? .other
     }
 
-    private static let index = NameIndex<ParameterID>(
-        Dictionary(uniqueKeysWithValues: allCases.filter { $0 != .other }.map { ($0.rawValue, $0) }))
+    /// The shared String for a parameter name RFC 5545 or RFC 7986 defines, from its bytes: a
+    /// reader then makes no String for it.
+    public static func knownName(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        index.lookup(bytes: bytes)?.name
+    }
+
+    /// The participant parameters and the other names of RFC 5545 §3.2 and RFC 7986 §6 (the
+    /// others map to `.other`).
+    private static let index: NameIndex<ParameterID> = {
+        var entries = Dictionary(uniqueKeysWithValues: allCases.filter { $0 != .other }.map { ($0.rawValue, $0) })
+        for name in [
+            "ALTREP", "ENCODING", "FBTYPE", "FMTTYPE", "RANGE", "RELATED", "RELTYPE", "TZID", "VALUE", "DISPLAY", "FEATURE",
+            "LABEL", "X-TITLE", "X-APPLE-RADIUS",
+        ] {
+            entries[name] = .other
+        }
+        return NameIndex(entries)
+    }()
 }
 
 /// A name of up to 16 bytes packed into two words.
@@ -191,6 +213,8 @@ struct PackedName: Equatable {
 final class NameIndex<Value>: @unchecked Sendable {
     private let keys: [PackedName]
     private let values: [Value?]
+    /// The names as Strings, so a reader that has the bytes can share one instead of making one.
+    private let names: [String]
     private let mask: Int
     private let longNames: [(name: String, value: Value)]
 
@@ -200,10 +224,11 @@ final class NameIndex<Value>: @unchecked Sendable {
         mask = size - 1
         var keys = Array(repeating: PackedName.empty, count: size)
         var values = [Value?](repeating: nil, count: size)
+        var names = [String](repeating: "", count: size)
         var long: [(name: String, value: Value)] = []
         for (name, value) in entries {
-            var name = name
-            guard let key = name.withUTF8({ PackedName($0) }) else {
+            var bytes = name
+            guard let key = bytes.withUTF8({ PackedName($0) }) else {
                 long.append((name, value))
                 continue
             }
@@ -211,9 +236,11 @@ final class NameIndex<Value>: @unchecked Sendable {
             while keys[slot] != .empty { slot = (slot + 1) & (size - 1) }
             keys[slot] = key
             values[slot] = value
+            names[slot] = name
         }
         self.keys = keys
         self.values = values
+        self.names = names
         longNames = long
     }
 
@@ -226,15 +253,24 @@ final class NameIndex<Value>: @unchecked Sendable {
             return nil
         }
         var name = name
-        return name.withUTF8 { bytes -> Value? in
-            guard let key = PackedName(bytes) else { return nil }
-            var slot = key.hash & mask
-            while true {
-                let k = keys[slot]
-                if k == key { return values[slot] }
-                if k.low == 0 && k.high == 0 { return nil }
-                slot = (slot + 1) & mask
-            }
+        return name.withUTF8 { bytes in slot(bytes).map { values[$0]! } }
+    }
+
+    /// The value and the name as a String for a name of up to 16 bytes.
+    @inline(__always)
+    func lookup(bytes: UnsafeBufferPointer<UInt8>) -> (value: Value, name: String)? {
+        slot(bytes).map { (values[$0]!, names[$0]) }
+    }
+
+    @inline(__always)
+    private func slot(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let key = PackedName(bytes) else { return nil }
+        var slot = key.hash & mask
+        while true {
+            let k = keys[slot]
+            if k == key { return slot }
+            if k.low == 0 && k.high == 0 { return nil }
+            slot = (slot + 1) & mask
         }
     }
 }

@@ -1,4 +1,5 @@
 import CalendarModel
+import ICalendarData
 
 #if canImport(Glibc)
     import Glibc
@@ -41,7 +42,9 @@ extension ContentLine {
             throw fail("content line has no ':' (\"\(preview)\(n > 40 ? "…" : "")\")")
         }
         guard i > 0 else { throw fail("content line has no property name") }
-        guard let name = upperCasedName(piece(0, i)) else {
+        // A known name gives its table entry and a shared String in one lookup.
+        let known = PropertyTable.info(nameBytes: piece(0, i))
+        guard let name = known?.name ?? upperCasedName(piece(0, i)) else {
             throw fail("invalid property name '\(String(decoding: piece(0, i), as: UTF8.self))'")
         }
         var parameters: [Parameter] = []
@@ -50,7 +53,7 @@ extension ContentLine {
             i += 1
             let nameStart = i
             while i < n, b[i] != equals, b[i] != colon, b[i] != semicolon { i += 1 }
-            let parameterName = try upperCasedName(piece(nameStart, i))
+            let parameterName = try ParameterID.knownName(piece(nameStart, i)) ?? upperCasedName(piece(nameStart, i))
                 ?? text(piece(nameStart, i), line: line, options: options, log: log).uppercased()
             guard i < n, b[i] == equals else {
                 // A parameter without '=' (seen in old exports: ";ENCODING;CHARSET=…") is kept
@@ -90,7 +93,7 @@ extension ContentLine {
         }
         guard i < n, b[i] == colon else { throw fail("expected ':' after the parameters of \(name)") }
         let value = try text(piece(i + 1, n), line: line, options: options, log: log)
-        return ContentLine(name: name, parameters: parameters, value: value, line: line)
+        return ContentLine(name: name, parameters: parameters, value: value, line: line, info: known?.info)
     }
 
     /// The name upper-cased without going through Unicode case mapping (names are nearly always

@@ -13,11 +13,11 @@ struct ContentLine {
     /// The property table's entry for `name`, looked up once when the line is parsed.
     var info: PropertyInfo
 
-    init(name: String, parameters: [Parameter], value: String, line: Int) {
+    init(name: String, parameters: [Parameter], value: String, line: Int, info: PropertyInfo? = nil) {
         self.name = name
         self.parameters = parameters
         self.value = value
         self.line = line
-        self.info = PropertyTable.info(name)
+        self.info = info ?? PropertyTable.info(name)
     }
 }

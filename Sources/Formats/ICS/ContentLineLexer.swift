@@ -93,7 +93,11 @@ struct ContentLineLexer {
                     throw CalendarError(.data, file: options.sourceName, line: physicalLine,
                         "line is longer than \(Self.maximumLineLength) bytes")
                 }
-                buffer.withUnsafeBufferPointer { current.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<i])) }
+                buffer.withUnsafeBufferPointer { b in
+                    let piece = UnsafeBufferPointer(rebasing: b[start..<i])
+                    // Most logical lines are one physical line: one exact allocation and a copy.
+                    if current.isEmpty { current = Array(piece) } else { current.append(contentsOf: piece) }
+                }
             }
             position = i
             if i < end {

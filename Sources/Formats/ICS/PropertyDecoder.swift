@@ -55,7 +55,8 @@ struct PropertyDecoder {
             log.warning(file: options.sourceName, line: line.line, "\(line.name): \(failure.message); kept as text")
             return Property(name: line.name, parameters: parameters, value: .unknown(type: declared, literal: line.value))
         }
-        if case .recurrence(let rule) = value, let problem = rule.validationProblems.first {
+        // The type test first spares the other values a copy for the pattern match.
+        if type == .recur, case .recurrence(let rule) = value, let problem = rule.validationProblems.first {
             if options.strict {
                 throw CalendarError(.data, file: options.sourceName, line: line.line, "\(line.name): \(problem)")
             }
