@@ -182,17 +182,20 @@ public enum ParameterID: String, CaseIterable, Sendable {
     }()
 }
 
-/// A name of up to 16 bytes packed into two words.
+/// A name of up to 16 bytes packed into two words, with its length (a trailing NUL would
+/// otherwise pack like no byte at all).
 struct PackedName: Equatable {
     var low: UInt64
     var high: UInt64
+    var count: Int
 
-    /// What marks a free slot: no name packs to zero (names are not empty and hold no NUL).
-    static let empty = PackedName(low: 0, high: 0)
+    /// What marks a free slot: no name is empty.
+    static let empty = PackedName(low: 0, high: 0, count: 0)
 
-    init(low: UInt64, high: UInt64) {
+    init(low: UInt64, high: UInt64, count: Int) {
         self.low = low
         self.high = high
+        self.count = count
     }
 
     @inline(__always)
@@ -202,6 +205,7 @@ struct PackedName: Equatable {
         withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
         low = words.0
         high = words.1
+        count = bytes.count
     }
 
     var hash: Int { Int(truncatingIfNeeded: ((low &* 0x9E37_79B9_7F4A_7C15) ^ (high &* 0xC2B2_AE3D_27D4_EB4F)) >> 20) }
@@ -269,7 +273,7 @@ final class NameIndex<Value>: @unchecked Sendable {
         while true {
             let k = keys[slot]
             if k == key { return slot }
-            if k.low == 0 && k.high == 0 { return nil }
+            if k.count == 0 { return nil }
             slot = (slot + 1) & mask
         }
     }
