@@ -13,7 +13,8 @@ final class ReadingPathTests: XCTestCase {
         "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//edge//EN", "BEGIN:VEVENT", "uid:lower-case-name", "dtstart:20240101",
         "SUMMARY;LANGUAGE=de:Café \\, Bar\\; \\N und\\\\ \\x", "DESCRIPTION:folded with a ", "\tab and a", "  space\\",
         "CATEGORIES:a\\,b,c\\\\,,d\\", "PRIORITY:+5", "SEQUENCE:007", "X-NUM;VALUE=INTEGER:-3", "EXDATE:20240102,,20240103",
-        "RDATE;VALUE=DATE-TIME:20240106T100000,20240107T100000Z", "ATTENDEE;CN=\"Doe, ^'J^'^n\";RSVP=true;X-Y=\"a^^b^c\":mailto:j@example.com",
+        "RDATE;VALUE=DATE-TIME:20240106T100000,20240107T100000Z",
+        "ATTENDEE;CN=\"Doe, ^'J^'^n\";RSVP=true;X-Y=\"a^^b^c\":mailto:j@example.com",
         "X-VERY-LONG-PROPERTY-NAME-HERE;x-param=v:value", "END:VEVENT", "BEGIN:VTIMEZONE", "TZID:X", "BEGIN:STANDARD",
         "DTSTART:19700101T000000", "TZOFFSETFROM:+0530", "TZOFFSETTO:-053015", "TZOFFSETTO:+05a0", "END:STANDARD", "END:VTIMEZONE",
         "END:VCALENDAR",
@@ -60,13 +61,15 @@ final class ReadingPathTests: XCTestCase {
 
     func testValuesOffTheFastPathsReadAsBefore() throws {
         let result = try read(MemoryByteSource(Array(Self.lines.joined(separator: "\r\n").utf8)))
-        XCTAssertEqual(result.warnings, [
-            "6: DTSTART holds a DATE without VALUE=DATE; read as a date",
-            "13: SEQUENCE: '007' is not an integer; kept as text",
-            "15: EXDATE holds a DATE without VALUE=DATE; read as a date",
-            "15: EXDATE: '' is not a valid DATE; kept as text",
-            "26: TZOFFSETTO: '+05a0' is not a valid UTC-OFFSET; kept as text",
-        ])
+        XCTAssertEqual(
+            result.warnings,
+            [
+                "6: DTSTART holds a DATE without VALUE=DATE; read as a date",
+                "13: SEQUENCE: '007' is not an integer; kept as text",
+                "15: EXDATE holds a DATE without VALUE=DATE; read as a date",
+                "15: EXDATE: '' is not a valid DATE; kept as text",
+                "26: TZOFFSETTO: '+05a0' is not a valid UTC-OFFSET; kept as text",
+            ])
         guard case .entry(.event(let event), _) = result.elements[1] else { return XCTFail("no event") }
         XCTAssertEqual(event.item.uid, "lower-case-name")
         XCTAssertEqual(event.item.start, .day(2024, 1, 1))
@@ -83,12 +86,17 @@ final class ReadingPathTests: XCTestCase {
         XCTAssertEqual(rest["SEQUENCE"]?.value, .unknown(type: nil, literal: "007"))
         XCTAssertEqual(rest["X-NUM"]?.value, .integer([-3]))
         XCTAssertEqual(rest["EXDATE"]?.value, .unknown(type: nil, literal: "20240102,,20240103"))
-        XCTAssertEqual(rest["X-VERY-LONG-PROPERTY-NAME-HERE"], Property(
-            name: "X-VERY-LONG-PROPERTY-NAME-HERE", parameters: [Parameter("X-PARAM", "v")], value: .unknown(type: nil, literal: "value")))
+        XCTAssertEqual(
+            rest["X-VERY-LONG-PROPERTY-NAME-HERE"],
+            Property(
+                name: "X-VERY-LONG-PROPERTY-NAME-HERE", parameters: [Parameter("X-PARAM", "v")],
+                value: .unknown(type: nil, literal: "value")))
         guard case .entry(.timeZone(let zone), _) = result.elements[2] else { return XCTFail("no zone") }
-        XCTAssertEqual(zone.components[0].properties.map(\.value).suffix(3), [
-            .utcOffset(19_800), .utcOffset(-(5 * 3600 + 30 * 60 + 15)), .unknown(type: nil, literal: "+05a0"),
-        ])
+        XCTAssertEqual(
+            zone.components[0].properties.map(\.value).suffix(3),
+            [
+                .utcOffset(19_800), .utcOffset(-(5 * 3600 + 30 * 60 + 15)), .unknown(type: nil, literal: "+05a0"),
+            ])
     }
 
     func testTheTableLooksUpEveryNameItKnowsAndNoOther() {

@@ -27,7 +27,9 @@ extension ContentLine {
 
     /// The parse proper, on the line's buffer: every index below is checked against `n` before
     /// it is read, so the unchecked buffer subscripts stay in bounds.
-    private static func parse(buffer b: UnsafeBufferPointer<UInt8>, line: Int, options: ReadOptions, log: DiagnosticLog) throws -> ContentLine {
+    private static func parse(
+        buffer b: UnsafeBufferPointer<UInt8>, line: Int, options: ReadOptions, log: DiagnosticLog
+    ) throws -> ContentLine {
         func fail(_ message: String) -> CalendarError {
             CalendarError(.data, file: options.sourceName, line: line, message)
         }
@@ -53,7 +55,8 @@ extension ContentLine {
             i += 1
             let nameStart = i
             while i < n, b[i] != equals, b[i] != colon, b[i] != semicolon { i += 1 }
-            let parameterName = try ParameterID.knownName(piece(nameStart, i)) ?? upperCasedName(piece(nameStart, i))
+            let parameterName =
+                try ParameterID.knownName(piece(nameStart, i)) ?? upperCasedName(piece(nameStart, i))
                 ?? text(piece(nameStart, i), line: line, options: options, log: log).uppercased()
             guard i < n, b[i] == equals else {
                 // A parameter without '=' (seen in old exports: ";ENCODING;CHARSET=…") is kept
@@ -133,7 +136,9 @@ extension ContentLine {
     }
 
     @inline(__always)
-    private static func parameterValue(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, options: ReadOptions, log: DiagnosticLog) throws -> String {
+    private static func parameterValue(
+        _ bytes: UnsafeBufferPointer<UInt8>, line: Int, options: ReadOptions, log: DiagnosticLog
+    ) throws -> String {
         let s = try text(bytes, line: line, options: options, log: log)
         // Repair never touches a '^', so the bytes tell whether the text holds one.
         return bytes.contains(UInt8(ascii: "^")) ? decodeCaret(s) : s
