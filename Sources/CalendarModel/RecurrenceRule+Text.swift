@@ -17,14 +17,14 @@ extension RecurrenceRule {
         var seen = Set<String>()
         func fail(_ message: String) -> SyntaxError { SyntaxError(message: "RRULE \(text): \(message)") }
         func ints(_ value: String, _ name: String, _ range: ClosedRange<Int>, zero: Bool = false) throws -> [Int] {
-            try value.split(separator: ",", omittingEmptySubsequences: false).map { part in
+            try value[...].parts(separatedBy: ",").map { part in
                 guard let n = Int(part.trimmingSpaces), range.contains(n), zero || n != 0 else {
                     throw fail("\(name) value '\(part)' is out of range \(range)")
                 }
                 return n
             }
         }
-        for part in text.split(separator: ";", omittingEmptySubsequences: true) {
+        for part in text[...].parts(separatedBy: ";", omittingEmpty: true) {
             guard let eq = part.firstIndex(of: "=") else { throw fail("part '\(part)' has no '='") }
             let name = part[..<eq].trimmingSpaces.uppercased()
             let value = String(part[part.index(after: eq)...]).trimmingSpaces
@@ -53,7 +53,7 @@ extension RecurrenceRule {
             case "BYWEEKNO": rule.weeksOfTheYear = try ints(value, name, -53...53)
             case "BYSETPOS": rule.setPositions = try ints(value, name, -366...366)
             case "BYMONTH":
-                rule.months = try value.split(separator: ",", omittingEmptySubsequences: false).map { raw in
+                rule.months = try value[...].parts(separatedBy: ",").map { raw in
                     var s = raw.trimmingSpaces.uppercased()
                     let leap = s.hasSuffix("L")
                     if leap { s.removeLast() }
@@ -61,7 +61,7 @@ extension RecurrenceRule {
                     return Month(n, isLeap: leap)
                 }
             case "BYDAY":
-                rule.daysOfTheWeek = try value.split(separator: ",", omittingEmptySubsequences: false).map { raw in
+                rule.daysOfTheWeek = try value[...].parts(separatedBy: ",").map { raw in
                     let s = raw.trimmingSpaces.uppercased()
                     guard s.count >= 2, let day = Weekday(code: String(s.suffix(2))) else {
                         throw fail("BYDAY value '\(raw)' is not a weekday")
@@ -173,11 +173,29 @@ extension RecurrenceRule {
     }
 }
 
+extension Substring {
+    /// The parts between separators, as `split` gives them. On ASCII text every Character is
+    /// one byte, so splitting the UTF-8 view gives the same parts at a fraction of the cost of
+    /// the Character-wise split (a rule is parsed for every RRULE of every conversion).
+    fileprivate func parts(separatedBy separator: Unicode.Scalar, omittingEmpty: Bool = false) -> [Substring] {
+        guard utf8.allSatisfy({ $0 < 0x80 }) else {
+            return split(separator: Character(separator), omittingEmptySubsequences: omittingEmpty)
+        }
+        return utf8.split(separator: UInt8(ascii: separator), omittingEmptySubsequences: omittingEmpty).map { Substring($0) }
+    }
+}
+
 extension CalendarDateTime {
     /// Parses RFC 5545's basic forms: `20240501`, `20240501T090000`, `20240501T090000Z`.
     /// The result is floating unless it ends in Z.
     public init?(basicISO text: String) {
-        let b = Array(text.utf8)
+        var text = text
+        guard let d = text.withUTF8({ CalendarDateTime(basicISO: $0) }) else { return nil }
+        self = d
+    }
+
+    /// The same from UTF-8 bytes, for readers that have them (no String, no array).
+    public init?(basicISO b: UnsafeBufferPointer<UInt8>) {
         func number(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= b.count else { return nil }
             var n = 0

@@ -9,18 +9,17 @@ extension ICalendarMapper {
             if !p.parameters.isEmpty { alarm.propertyParameters[p.name] = p.parameters }
         }
         for property in component.properties {
-            let value = property.value
             var taken = false
-            switch property.name {
-            case "ACTION" where !hasAction:
-                if let word = singleText(value) {
+            switch PropertyTable.info(property.name).id {
+            case .action where !hasAction:
+                if let word = singleText(property.value) {
                     alarm.action = Self.action(word)
                     hasAction = true
                     taken = true
                 }
-            case "TRIGGER" where alarm.trigger == nil:
+            case .trigger where alarm.trigger == nil:
                 let related = property.parameter("RELATED")?.value.uppercased()
-                switch value {
+                switch property.value {
                 case .duration(let d) where related == nil || related == "START" || related == "END":
                     alarm.trigger = .relative(d, relativeToEnd: related == "END")
                     // RELATED=END lives in the trigger; an explicit RELATED=START stays a parameter.
@@ -33,24 +32,24 @@ extension ICalendarMapper {
                     taken = true
                 default: break
                 }
-            case "DESCRIPTION" where alarm.description == nil:
-                if let t = singleText(value) { alarm.description = t; taken = true }
-            case "SUMMARY" where alarm.summary == nil:
-                if let t = singleText(value) { alarm.summary = t; taken = true }
-            case "DURATION" where alarm.repeatInterval == nil:
-                if case .duration(let d) = value { alarm.repeatInterval = d; taken = true }
-            case "REPEAT" where alarm.repeatCount == nil:
-                if case .integer(let n) = value, n.count == 1 { alarm.repeatCount = n[0]; taken = true }
-            case "UID" where alarm.uid == nil:
-                if let t = singleText(value) { alarm.uid = t; taken = true }
-            case "X-APPLE-PROXIMITY" where alarm.proximity == nil:
-                if let t = singleText(value), let p = Alarm.Proximity(rawValue: t) { alarm.proximity = p; taken = true }
-            case "X-APPLE-STRUCTURED-LOCATION" where alarm.structuredLocation == nil:
+            case .description where alarm.description == nil:
+                if let t = singleText(property.value) { alarm.description = t; taken = true }
+            case .summary where alarm.summary == nil:
+                if let t = singleText(property.value) { alarm.summary = t; taken = true }
+            case .duration where alarm.repeatInterval == nil:
+                if case .duration(let d) = property.value { alarm.repeatInterval = d; taken = true }
+            case .repeatCount where alarm.repeatCount == nil:
+                if case .integer(let n) = property.value, n.count == 1 { alarm.repeatCount = n[0]; taken = true }
+            case .uid where alarm.uid == nil:
+                if let t = singleText(property.value) { alarm.uid = t; taken = true }
+            case .proximity where alarm.proximity == nil:
+                if let t = singleText(property.value), let p = Alarm.Proximity(rawValue: t) { alarm.proximity = p; taken = true }
+            case .structuredLocation where alarm.structuredLocation == nil:
                 if let loc = structuredLocation(from: property) {
                     alarm.structuredLocation = loc
                     continue
                 }
-            case "ATTENDEE":
+            case .attendee:
                 if let p = participant(from: property) {
                     alarm.attendees.append(p)
                     continue

@@ -8,20 +8,21 @@ extension ICalendarMapper {
         var event = Event()
         var rest: [Property] = []
         for property in component.properties {
-            if fillItem(&event.item, with: property) { continue }
+            let id = PropertyTable.info(property.name).id
+            if fillItem(&event.item, with: property, id: id) { continue }
             var taken = false
-            switch property.name {
-            case "DTEND":
+            switch id {
+            case .dtend:
                 if event.end == nil, let d = singleDate(property.value) {
                     event.end = d
                     taken = true
                 }
-            case "DURATION":
+            case .duration:
                 if event.duration == nil, case .duration(let d) = property.value {
                     event.duration = d
                     taken = true
                 }
-            case "TRANSP":
+            case .transp:
                 if event.transparency == nil, let t = singleText(property.value) {
                     event.transparency = t
                     taken = true
@@ -42,25 +43,26 @@ extension ICalendarMapper {
         var reminder = Reminder()
         var rest: [Property] = []
         for property in component.properties {
-            if fillItem(&reminder.item, with: property) { continue }
+            let id = PropertyTable.info(property.name).id
+            if fillItem(&reminder.item, with: property, id: id) { continue }
             var taken = false
-            switch property.name {
-            case "DUE":
+            switch id {
+            case .due:
                 if reminder.due == nil, let d = singleDate(property.value) {
                     reminder.due = d
                     taken = true
                 }
-            case "DURATION":
+            case .duration:
                 if reminder.duration == nil, case .duration(let d) = property.value {
                     reminder.duration = d
                     taken = true
                 }
-            case "COMPLETED":
+            case .completed:
                 if reminder.completionDate == nil, let d = singleDate(property.value) {
                     reminder.completionDate = d
                     taken = true
                 }
-            case "PERCENT-COMPLETE":
+            case .percentComplete:
                 if reminder.percentComplete == nil, case .integer(let n) = property.value, n.count == 1 {
                     reminder.percentComplete = n[0]
                     taken = true
@@ -80,26 +82,30 @@ extension ICalendarMapper {
     // MARK: - Shared item fields
 
     /// Puts a property into its typed field when the field is free; returns whether it did.
-    private func fillItem(_ item: inout CalendarItem, with property: Property) -> Bool {
+    private func fillItem(_ item: inout CalendarItem, with property: Property, id: PropertyID) -> Bool {
         var taken = false
-        let value = property.value
-        switch property.name {
-        case "UID": if item.uid == nil, let t = singleText(value) { item.uid = t; taken = true }
-        case "SUMMARY": if item.title == nil, let t = singleText(value) { item.title = t; taken = true }
-        case "DTSTART": if item.start == nil, let d = singleDate(value) { item.start = d; taken = true }
-        case "LOCATION": if item.location == nil, let t = singleText(value) { item.location = t; taken = true }
-        case "DESCRIPTION": if item.notes == nil, let t = singleText(value) { item.notes = t; taken = true }
-        case "URL": if item.url == nil, case .uri(let u) = value { item.url = u; taken = true }
-        case "STATUS": if item.status == nil, let t = singleText(value) { item.status = Self.status(t); taken = true }
-        case "CLASS": if item.classification == nil, let t = singleText(value) { item.classification = Self.classification(t); taken = true }
-        case "PRIORITY": if item.priority == nil, case .integer(let n) = value, n.count == 1 { item.priority = n[0]; taken = true }
-        case "SEQUENCE": if item.sequence == nil, case .integer(let n) = value, n.count == 1 { item.sequence = n[0]; taken = true }
-        case "CREATED": if item.created == nil, let d = singleDate(value) { item.created = d; taken = true }
-        case "LAST-MODIFIED": if item.lastModified == nil, let d = singleDate(value) { item.lastModified = d; taken = true }
-        case "DTSTAMP": if item.timestamp == nil, let d = singleDate(value) { item.timestamp = d; taken = true }
-        case "GEO": if item.geo == nil, case .geo(let lat, let lon) = value { item.geo = GeoCoordinate(latitude: lat, longitude: lon); taken = true }
-        case "RECURRENCE-ID":
-            if item.recurrenceID == nil, let d = singleDate(value) {
+        switch id {
+        case .uid: if item.uid == nil, let t = singleText(property.value) { item.uid = t; taken = true }
+        case .summary: if item.title == nil, let t = singleText(property.value) { item.title = t; taken = true }
+        case .dtstart: if item.start == nil, let d = singleDate(property.value) { item.start = d; taken = true }
+        case .location: if item.location == nil, let t = singleText(property.value) { item.location = t; taken = true }
+        case .description: if item.notes == nil, let t = singleText(property.value) { item.notes = t; taken = true }
+        case .url: if item.url == nil, case .uri(let u) = property.value { item.url = u; taken = true }
+        case .status: if item.status == nil, let t = singleText(property.value) { item.status = Self.status(t); taken = true }
+        case .classification:
+            if item.classification == nil, let t = singleText(property.value) { item.classification = Self.classification(t); taken = true }
+        case .priority: if item.priority == nil, case .integer(let n) = property.value, n.count == 1 { item.priority = n[0]; taken = true }
+        case .sequence: if item.sequence == nil, case .integer(let n) = property.value, n.count == 1 { item.sequence = n[0]; taken = true }
+        case .created: if item.created == nil, let d = singleDate(property.value) { item.created = d; taken = true }
+        case .lastModified: if item.lastModified == nil, let d = singleDate(property.value) { item.lastModified = d; taken = true }
+        case .dtstamp: if item.timestamp == nil, let d = singleDate(property.value) { item.timestamp = d; taken = true }
+        case .geo:
+            if item.geo == nil, case .geo(let lat, let lon) = property.value {
+                item.geo = GeoCoordinate(latitude: lat, longitude: lon)
+                taken = true
+            }
+        case .recurrenceID:
+            if item.recurrenceID == nil, let d = singleDate(property.value) {
                 item.recurrenceID = d
                 let range = property.parameter("RANGE")?.value.uppercased()
                 if range == "THISANDFUTURE" { item.recurrenceAppliesToFuture = true }
@@ -108,27 +114,27 @@ extension ICalendarMapper {
                 keepParameters(p, in: &item)
                 return true
             }
-        case "CATEGORIES":
-            if case .text(let list) = value, property.parameters.isEmpty {
+        case .categories:
+            if case .text(let list) = property.value, property.parameters.isEmpty {
                 item.categories.append(list)
                 return true
             }
-        case "ORGANIZER":
+        case .organizer:
             if item.organizer == nil, let p = participant(from: property) { item.organizer = p; return true }
-        case "ATTENDEE":
+        case .attendee:
             if let p = participant(from: property) { item.attendees.append(p); return true }
-        case "RRULE":
-            if case .recurrence(let rule) = value, property.parameters.isEmpty { item.recurrenceRules.append(rule); return true }
-        case "RDATE", "EXDATE":
+        case .rrule:
+            if case .recurrence(let rule) = property.value, property.parameters.isEmpty { item.recurrenceRules.append(rule); return true }
+        case .rdate, .exdate:
             var list = CalendarItem.DateList(extraParameters: property.parameters)
-            switch value {
+            switch property.value {
             case .dateTimes(let d): list.dates = d
-            case .periods(let p) where property.name == "RDATE": list.periods = p
+            case .periods(let p) where id == .rdate: list.periods = p
             default: return false
             }
-            if property.name == "RDATE" { item.recurrenceDates.append(list) } else { item.exceptionDates.append(list) }
+            if id == .rdate { item.recurrenceDates.append(list) } else { item.exceptionDates.append(list) }
             return true
-        case "X-APPLE-STRUCTURED-LOCATION":
+        case .structuredLocation:
             if item.structuredLocation == nil, let loc = structuredLocation(from: property) { item.structuredLocation = loc; return true }
         default: break
         }

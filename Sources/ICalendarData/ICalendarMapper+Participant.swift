@@ -10,27 +10,32 @@ extension ICalendarMapper {
         }
         var p = Participant(url: address)
         for parameter in property.parameters {
-            let v = parameter.value
+            let id = ParameterID(name: parameter.name)
             // Single-valued parameters go to typed fields only when they hold exactly one value.
-            let single = parameter.values.count == 1
-            switch single ? parameter.name : "" {
-            case "CN" where p.name == nil: p.name = v
-            case "ROLE" where p.role == nil: p.role = vocabulary.role(for: v)
-            case "PARTSTAT" where p.status == nil: p.status = vocabulary.status(for: v)
-            case "CUTYPE" where p.type == nil: p.type = vocabulary.type(for: v)
-            case "RSVP" where p.expectsReply == nil && ["TRUE", "FALSE"].contains(v.uppercased()):
-                p.expectsReply = v.uppercased() == "TRUE"
-            case "SENT-BY" where p.sentBy == nil: p.sentBy = v
-            case "DIR" where p.directory == nil: p.directory = v
-            case "LANGUAGE" where p.language == nil: p.language = v
-            case "EMAIL" where p.email == nil: p.email = v
-            default:
-                switch parameter.name {
-                case "DELEGATED-TO" where p.delegatedTo.isEmpty && !parameter.values.isEmpty: p.delegatedTo = parameter.values
-                case "DELEGATED-FROM" where p.delegatedFrom.isEmpty && !parameter.values.isEmpty: p.delegatedFrom = parameter.values
-                case "MEMBER" where p.members.isEmpty && !parameter.values.isEmpty: p.members = parameter.values
-                default: p.extraParameters.append(parameter)
+            if parameter.values.count == 1 {
+                let v = parameter.values[0]
+                var typed = true
+                switch id {
+                case .cn where p.name == nil: p.name = v
+                case .role where p.role == nil: p.role = vocabulary.role(for: v)
+                case .partstat where p.status == nil: p.status = vocabulary.status(for: v)
+                case .cutype where p.type == nil: p.type = vocabulary.type(for: v)
+                case .rsvp where p.expectsReply == nil:
+                    let word = v.uppercased()
+                    if word == "TRUE" || word == "FALSE" { p.expectsReply = word == "TRUE" } else { typed = false }
+                case .sentBy where p.sentBy == nil: p.sentBy = v
+                case .dir where p.directory == nil: p.directory = v
+                case .language where p.language == nil: p.language = v
+                case .email where p.email == nil: p.email = v
+                default: typed = false
                 }
+                if typed { continue }
+            }
+            switch id {
+            case .delegatedTo where p.delegatedTo.isEmpty && !parameter.values.isEmpty: p.delegatedTo = parameter.values
+            case .delegatedFrom where p.delegatedFrom.isEmpty && !parameter.values.isEmpty: p.delegatedFrom = parameter.values
+            case .member where p.members.isEmpty && !parameter.values.isEmpty: p.members = parameter.values
+            default: p.extraParameters.append(parameter)
             }
         }
         return p

@@ -6,25 +6,29 @@ extension PropertyValue {
     /// zone cannot anchor (dates, UTC times, no values at all); the TZID then stays a parameter.
     public mutating func anchor(inZone zone: String) -> Bool {
         func anchorable(_ d: CalendarDateTime) -> Bool { !d.isDateOnly && d.reference == .floating }
-        func anchored(_ d: CalendarDateTime) -> CalendarDateTime { CalendarDateTime(date: d.date, time: d.time, reference: .zone(zone)) }
         switch self {
-        case .dateTimes(let dates) where !dates.isEmpty && dates.allSatisfy(anchorable):
-            self = .dateTimes(dates.map(anchored))
+        case .dateTimes(var dates) where !dates.isEmpty && dates.allSatisfy(anchorable):
+            // Let go of the payload first so the array is unique and changes in place.
+            self = .boolean(false)
+            for i in dates.indices { dates[i].reference = .zone(zone) }
+            self = .dateTimes(dates)
             return true
-        case .periods(let periods) where !periods.isEmpty:
+        case .periods(var periods) where !periods.isEmpty:
             let ok = periods.allSatisfy { p in
                 guard anchorable(p.start) else { return false }
                 if case .end(let e) = p.extent { return anchorable(e) }
                 return true
             }
             guard ok else { return false }
-            self = .periods(
-                periods.map { p in
-                    var q = p
-                    q.start = anchored(p.start)
-                    if case .end(let e) = p.extent { q.extent = .end(anchored(e)) }
-                    return q
-                })
+            self = .boolean(false)
+            for i in periods.indices {
+                periods[i].start.reference = .zone(zone)
+                if case .end(var e) = periods[i].extent {
+                    e.reference = .zone(zone)
+                    periods[i].extent = .end(e)
+                }
+            }
+            self = .periods(periods)
             return true
         default:
             return false

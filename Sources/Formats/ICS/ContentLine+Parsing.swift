@@ -1,42 +1,64 @@
 import CalendarModel
+import ICalendarData
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 extension ContentLine {
     /// Splits a logical line into name, parameters and value (RFC 5545 §3.1, with RFC 6868's
     /// ^-escapes in parameter values). Invalid UTF-8 and NUL bytes are repaired with a warning,
     /// or rejected under `--strict`.
     static func parse(_ raw: [UInt8], line: Int, options: ReadOptions, log: DiagnosticLog) throws -> ContentLine {
-        var bytes = raw
-        if bytes.contains(0) {
+        // memchr finds a NUL many bytes at a time; this runs over every byte read.
+        let hasNUL = raw.withUnsafeBufferPointer { b in b.count > 0 && memchr(b.baseAddress!, 0, b.count) != nil }
+        if hasNUL {
             guard !options.strict else {
                 throw CalendarError(.data, file: options.sourceName, line: line, "NUL byte in content line")
             }
             log.warning(file: options.sourceName, line: line, "NUL bytes removed from content line")
-            bytes.removeAll { $0 == 0 }
+            let bytes = raw.filter { $0 != 0 }
+            return try bytes.withUnsafeBufferPointer { try parse(buffer: $0, line: line, options: options, log: log) }
         }
+        return try raw.withUnsafeBufferPointer { try parse(buffer: $0, line: line, options: options, log: log) }
+    }
+
+    /// The parse proper, on the line's buffer: every index below is checked against `n` before
+    /// it is read, so the unchecked buffer subscripts stay in bounds.
+    private static func parse(
+        buffer b: UnsafeBufferPointer<UInt8>, line: Int, options: ReadOptions, log: DiagnosticLog
+    ) throws -> ContentLine {
         func fail(_ message: String) -> CalendarError {
             CalendarError(.data, file: options.sourceName, line: line, message)
         }
-        let n = bytes.count
+        func piece(_ from: Int, _ to: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: b[from..<to]) }
+        let semicolon = UInt8(ascii: ";"), colon = UInt8(ascii: ":"), comma = UInt8(ascii: ","), equals = UInt8(ascii: "=")
+        let quote = UInt8(ascii: "\"")
+        let n = b.count
         var i = 0
-        while i < n, bytes[i] != UInt8(ascii: ";"), bytes[i] != UInt8(ascii: ":") { i += 1 }
+        while i < n, b[i] != semicolon, b[i] != colon { i += 1 }
         guard i < n else {
-            let preview = String(decoding: bytes.prefix(40), as: UTF8.self)
-            throw fail("content line has no ':' (\"\(preview)\(bytes.count > 40 ? "…" : "")\")")
+            let preview = String(decoding: piece(0, min(n, 40)), as: UTF8.self)
+            throw fail("content line has no ':' (\"\(preview)\(n > 40 ? "…" : "")\")")
         }
         guard i > 0 else { throw fail("content line has no property name") }
-        guard bytes[0..<i].allSatisfy(isNameByte) else {
-            throw fail("invalid property name '\(String(decoding: bytes[0..<i], as: UTF8.self))'")
+        // A known name gives its table entry and a shared String in one lookup.
+        let known = PropertyTable.info(nameBytes: piece(0, i))
+        guard let name = known?.name ?? upperCasedName(piece(0, i)) else {
+            throw fail("invalid property name '\(String(decoding: piece(0, i), as: UTF8.self))'")
         }
-        let name = upperASCII(bytes[0..<i])
         var parameters: [Parameter] = []
-        while i < n, bytes[i] == UInt8(ascii: ";") {
+        if b[i] == semicolon { parameters.reserveCapacity(4) }
+        while i < n, b[i] == semicolon {
             i += 1
             let nameStart = i
-            while i < n, bytes[i] != UInt8(ascii: "="), bytes[i] != UInt8(ascii: ":"), bytes[i] != UInt8(ascii: ";") { i += 1 }
-            let parameterName = bytes[nameStart..<i].allSatisfy(isNameByte)
-                ? upperASCII(bytes[nameStart..<i])
-                : try text(bytes[nameStart..<i], line: line, options: options, log: log).uppercased()
-            guard i < n, bytes[i] == UInt8(ascii: "=") else {
+            while i < n, b[i] != equals, b[i] != colon, b[i] != semicolon { i += 1 }
+            let parameterName =
+                try ParameterID.knownName(piece(nameStart, i)) ?? upperCasedName(piece(nameStart, i))
+                ?? text(piece(nameStart, i), line: line, options: options, log: log).uppercased()
+            guard i < n, b[i] == equals else {
                 // A parameter without '=' (seen in old exports: ";ENCODING;CHARSET=…") is kept
                 // as a valueless parameter so it round-trips.
                 guard !parameterName.isEmpty, parameterName.utf8.allSatisfy(isNameByte) else {
@@ -48,37 +70,47 @@ extension ContentLine {
             i += 1
             var values: [String] = []
             while true {
-                if i < n, bytes[i] == UInt8(ascii: "\"") {
+                let value: String
+                if i < n, b[i] == quote {
                     let start = i + 1
                     i = start
-                    while i < n, bytes[i] != UInt8(ascii: "\"") { i += 1 }
+                    while i < n, b[i] != quote { i += 1 }
                     guard i < n else { throw fail("unterminated quoted parameter value in \(name);\(parameterName)") }
-                    values.append(decodeCaret(try text(bytes[start..<i], line: line, options: options, log: log)))
+                    value = try parameterValue(piece(start, i), line: line, options: options, log: log)
                     i += 1
                 } else {
                     let start = i
-                    while i < n, bytes[i] != UInt8(ascii: ","), bytes[i] != UInt8(ascii: ";"), bytes[i] != UInt8(ascii: ":") { i += 1 }
-                    values.append(decodeCaret(try text(bytes[start..<i], line: line, options: options, log: log)))
+                    while i < n, b[i] != comma, b[i] != semicolon, b[i] != colon { i += 1 }
+                    value = try parameterValue(piece(start, i), line: line, options: options, log: log)
                 }
-                if i < n, bytes[i] == UInt8(ascii: ",") {
+                if i < n, b[i] == comma {
+                    values.append(value)
                     i += 1
                     continue
                 }
+                // Most parameters hold one value: build that array in one step.
+                if values.isEmpty { values = [value] } else { values.append(value) }
                 break
             }
             parameters.append(Parameter(name: parameterName, values: values))
         }
-        guard i < n, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after the parameters of \(name)") }
-        let value = try text(bytes[(i + 1)...], line: line, options: options, log: log)
-        return ContentLine(name: name, parameters: parameters, value: value, line: line)
+        guard i < n, b[i] == colon else { throw fail("expected ':' after the parameters of \(name)") }
+        let value = try text(piece(i + 1, n), line: line, options: options, log: log)
+        return ContentLine(name: name, parameters: parameters, value: value, line: line, info: known?.info)
     }
 
-    /// Upper-cases an ASCII name without going through Unicode case mapping; names are
-    /// nearly always upper-case already, and then nothing is copied but the String.
+    /// The name upper-cased without going through Unicode case mapping (names are nearly always
+    /// upper-case already, and then nothing is copied but the String); nil when a byte is not a
+    /// name byte.
     @inline(__always)
-    private static func upperASCII(_ slice: ArraySlice<UInt8>) -> String {
-        if !slice.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) { return String(decoding: slice, as: UTF8.self) }
-        return String(decoding: slice.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+    private static func upperCasedName(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var hasLower = false
+        for b in bytes {
+            guard isNameByte(b) else { return nil }
+            if b >= 0x61 && b <= 0x7A { hasLower = true }
+        }
+        if !hasLower { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: bytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
     }
 
     @inline(__always)
@@ -86,20 +118,34 @@ extension ContentLine {
         (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == 0x2D || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2E || b == 0x2F
     }
 
-    private static func text(_ slice: ArraySlice<UInt8>, line: Int, options: ReadOptions, log: DiagnosticLog) throws -> String {
-        // ASCII is the common case and always valid.
-        if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
-        if let s = String(validating: slice, as: UTF8.self) { return s }
+    /// Text from bytes: invalid UTF-8 is repaired with a warning, or rejected under `--strict`.
+    /// Decoding repairs, so the text is valid exactly when its bytes are the input's; that
+    /// comparison (memcmp) costs far less than the generic `String(validating:)`.
+    @inline(__always)
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, options: ReadOptions, log: DiagnosticLog) throws -> String {
+        var s = String(decoding: bytes, as: UTF8.self)
+        let valid = s.withUTF8 { decoded in
+            decoded.count == bytes.count && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+        }
+        if valid { return s }
         guard !options.strict else {
             throw CalendarError(.data, file: options.sourceName, line: line, "invalid UTF-8")
         }
         log.warning(file: options.sourceName, line: line, "invalid UTF-8 replaced with U+FFFD")
-        return String(decoding: slice, as: UTF8.self)
+        return s
+    }
+
+    @inline(__always)
+    private static func parameterValue(
+        _ bytes: UnsafeBufferPointer<UInt8>, line: Int, options: ReadOptions, log: DiagnosticLog
+    ) throws -> String {
+        let s = try text(bytes, line: line, options: options, log: log)
+        // Repair never touches a '^', so the bytes tell whether the text holds one.
+        return bytes.contains(UInt8(ascii: "^")) ? decodeCaret(s) : s
     }
 
     /// Undoes RFC 6868's ^n, ^' and ^^; any other ^ stays as it is.
     private static func decodeCaret(_ s: String) -> String {
-        guard ValueCodec.contains(s, UInt8(ascii: "^")) else { return s }
         var out = ""
         var iterator = s.makeIterator()
         while let c = iterator.next() {

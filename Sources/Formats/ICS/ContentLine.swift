@@ -1,4 +1,5 @@
 import CalendarModel
+import ICalendarData
 
 /// One unfolded content line (RFC 5545 §3.1): name, parameters and the raw value text.
 struct ContentLine {
@@ -9,4 +10,14 @@ struct ContentLine {
     var value: String
     /// The physical line the content line started on (1-based).
     var line: Int
+    /// The property table's entry for `name`, looked up once when the line is parsed.
+    var info: PropertyInfo
+
+    init(name: String, parameters: [Parameter], value: String, line: Int, info: PropertyInfo? = nil) {
+        self.name = name
+        self.parameters = parameters
+        self.value = value
+        self.line = line
+        self.info = info ?? PropertyTable.info(name)
+    }
 }

@@ -1,5 +1,11 @@
 import CalendarModel
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Turns bytes into unfolded content lines. Works on a byte buffer and builds Strings only
 /// for the finished pieces, because this loop runs over every byte of every conversion.
 struct ContentLineLexer {
@@ -19,6 +25,10 @@ struct ContentLineLexer {
     private var checkedBOM = false
     /// The logical line being assembled.
     private var current: [UInt8] = []
+    /// Where the next CR and the next LF stand in the buffer (`end` when there is none), as
+    /// memchr last found them; searched again only once `position` has passed them.
+    private var nextCR = -1
+    private var nextLF = -1
 
     init(source: ByteSource, options: ReadOptions, log: DiagnosticLog) {
         self.source = source
@@ -32,6 +42,8 @@ struct ContentLineLexer {
         let n = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
         position = 0
         end = n
+        nextCR = -1
+        nextLF = -1
         if n == 0 { atEOF = true }
         return n > 0
     }
@@ -43,28 +55,25 @@ struct ContentLineLexer {
         return try fill() ? buffer[position] : nil
     }
 
-    /// The index of the first CR or LF in `[from, to)`, or `to`. Eight bytes at a time (the
-    /// classic has-zero-byte test on the bytes XOR CR and XOR LF), since this loop touches every
-    /// byte of every input.
+    /// The index of the first CR or LF at or after `from` in the buffer, or `end`. memchr looks
+    /// at many bytes at a time (this touches every byte of every input), and the position of the
+    /// terminator not taken is kept, so a file of LF-only (or CR-only) lines searches for the
+    /// other byte once per buffer rather than once per line.
     @inline(__always)
-    static func lineEnd(_ base: UnsafePointer<UInt8>, from: Int, to limit: Int) -> Int {
-        var j = from
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        while j + 8 <= limit {
-            let word = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)
-            let lf = word ^ (ones &* 0x0A)
-            let cr = word ^ (ones &* 0x0D)
-            let found = ((lf &- ones) & ~lf | (cr &- ones) & ~cr) & highs
-            if found != 0 { break }
-            j += 8
+    private mutating func lineEnd(from: Int) -> Int {
+        let limit = end
+        if nextLF < from || nextCR < from {
+            buffer.withUnsafeBufferPointer { b in
+                let base = b.baseAddress!
+                func find(_ byte: UInt8) -> Int {
+                    guard let p = memchr(base + from, Int32(byte), limit - from) else { return limit }
+                    return base.distance(to: p.assumingMemoryBound(to: UInt8.self))
+                }
+                if nextLF < from { nextLF = find(0x0A) }
+                if nextCR < from { nextCR = find(0x0D) }
+            }
         }
-        while j < limit {
-            let c = base[j]
-            if c == 0x0A || c == 0x0D { return j }
-            j += 1
-        }
-        return j
+        return min(nextCR, nextLF)
     }
 
     /// Reads one physical line into `current` (appending), without its terminator; returns
@@ -78,14 +87,17 @@ struct ContentLineLexer {
             readAny = true
             // Scan the buffer for CR or LF without per-byte bookkeeping.
             let start = position
-            let limit = end
-            let i = buffer.withUnsafeBufferPointer { b -> Int in Self.lineEnd(b.baseAddress!, from: start, to: limit) }
+            let i = lineEnd(from: start)
             if i > start {
                 if current.count + (i - start) > Self.maximumLineLength {
                     throw CalendarError(.data, file: options.sourceName, line: physicalLine,
                         "line is longer than \(Self.maximumLineLength) bytes")
                 }
-                current.append(contentsOf: buffer[start..<i])
+                buffer.withUnsafeBufferPointer { b in
+                    let piece = UnsafeBufferPointer(rebasing: b[start..<i])
+                    // Most logical lines are one physical line: one exact allocation and a copy.
+                    if current.isEmpty { current = Array(piece) } else { current.append(contentsOf: piece) }
+                }
             }
             position = i
             if i < end {
@@ -100,7 +112,9 @@ struct ContentLineLexer {
 
     /// The next logical line as bytes with its starting line number, folding undone; nil at end.
     mutating func nextRawLine() throws -> (bytes: [UInt8], line: Int)? {
-        current.removeAll(keepingCapacity: true)
+        // A fresh array: the last line went to the caller, so keeping its capacity would mean
+        // allocating a copy of that (possibly large) buffer for every line.
+        current = []
         if !checkedBOM {
             checkedBOM = true
             if try peek() == 0xEF {

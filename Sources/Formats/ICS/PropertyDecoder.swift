@@ -9,19 +9,27 @@ struct PropertyDecoder {
 
     func property(from line: ContentLine) throws -> Property {
         var parameters = line.parameters
-        let definition = PropertyTable.definition(line.name)
+        let info = line.info
         var declared: String?
-        if let index = parameters.firstIndex(where: { $0.name == "VALUE" }), parameters[index].values.count == 1 {
-            declared = parameters[index].value
-            parameters.remove(at: index)
+        var tzidCount = 0
+        var tzIndex = -1
+        if !parameters.isEmpty {
+            if let index = parameters.firstIndex(where: { Self.isNamed($0, "VALUE") }), parameters[index].values.count == 1 {
+                declared = parameters[index].value
+                parameters.remove(at: index)
+            }
+            for (index, parameter) in parameters.enumerated() where Self.isNamed(parameter, "TZID") {
+                tzidCount += 1
+                tzIndex = index
+            }
         }
         let type: ValueType?
         if let declared {
             type = ValueType(rawValue: declared.uppercased())
-        } else if var t = definition?.defaultType {
+        } else if var t = info.defaultType {
             // A bare 8-digit date where a DATE-TIME is the default: ubiquitous, so read it as
             // the DATE it plainly is, and say so.
-            if t == .dateTime, definition?.allowedTypes.contains(.date) == true, looksLikeDates(line.value) {
+            if t == .dateTime, info.allowsDate, looksLikeDates(line.value) {
                 t = .date
                 log.warning(file: options.sourceName, line: line.line, "\(line.name) holds a DATE without VALUE=DATE; read as a date")
             }
@@ -39,8 +47,7 @@ struct PropertyDecoder {
         }
         var value: PropertyValue
         do {
-            value = try ValueCodec.parse(
-                line.value, as: type, list: definition?.isList ?? false, structured: definition?.isStructured ?? false)
+            value = try ValueCodec.parse(line.value, as: type, list: info.isList, structured: info.isStructured)
         } catch let failure as ValueCodec.Failure {
             if options.strict {
                 throw CalendarError(.data, file: options.sourceName, line: line.line, "\(line.name): \(failure.message)")
@@ -48,7 +55,8 @@ struct PropertyDecoder {
             log.warning(file: options.sourceName, line: line.line, "\(line.name): \(failure.message); kept as text")
             return Property(name: line.name, parameters: parameters, value: .unknown(type: declared, literal: line.value))
         }
-        if case .recurrence(let rule) = value, let problem = rule.validationProblems.first {
+        // The type test first spares the other values a copy for the pattern match.
+        if type == .recur, case .recurrence(let rule) = value, let problem = rule.validationProblems.first {
             if options.strict {
                 throw CalendarError(.data, file: options.sourceName, line: line.line, "\(line.name): \(problem)")
             }
@@ -59,16 +67,36 @@ struct PropertyDecoder {
             log.warning(file: options.sourceName, line: line.line, "\(line.name): VALUE=DATE but a DATE-TIME value; kept as text")
             return Property(name: line.name, parameters: parameters, value: .unknown(type: declared, literal: line.value))
         }
-        if parameters.filter({ $0.name == "TZID" }).count == 1, let tzIndex = parameters.firstIndex(where: { $0.name == "TZID" }),
-            parameters[tzIndex].values.count == 1
-        {
+        if tzidCount == 1, parameters[tzIndex].values.count == 1 {
             let zone = parameters[tzIndex].value
             if value.anchor(inZone: zone) { parameters.remove(at: tzIndex) }
         }
         return Property(name: line.name, parameters: parameters, value: value)
     }
 
+    /// Whether a parameter has an upper-case name; the length test first keeps most mismatches
+    /// from reaching a String comparison.
+    @inline(__always)
+    private static func isNamed(_ parameter: Parameter, _ name: String) -> Bool {
+        parameter.name.utf8.count == name.utf8.count && parameter.name == name
+    }
+
+    /// Whether the text is a comma-separated list of 8-digit dates (empty items are skipped).
     private func looksLikeDates(_ raw: String) -> Bool {
-        raw.utf8.count >= 8 && raw.split(separator: ",").allSatisfy { $0.utf8.count == 8 && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
+        var raw = raw
+        return raw.withUTF8 { b in
+            guard b.count >= 8 else { return false }
+            var run = 0
+            for c in b {
+                if c == UInt8(ascii: ",") {
+                    guard run == 0 || run == 8 else { return false }
+                    run = 0
+                } else {
+                    guard c >= 48 && c <= 57, run < 8 else { return false }
+                    run += 1
+                }
+            }
+            return run == 0 || run == 8
+        }
     }
 }

@@ -1,6 +1,12 @@
 import CalendarModel
 import ICalendarData
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// RFC 5545 §3.3 text forms of values: parsing raw value text into typed values and printing
 /// them back.
 enum ValueCodec {
@@ -15,7 +21,23 @@ enum ValueCodec {
     @inline(__always)
     static func contains(_ s: String, _ byte: UInt8) -> Bool {
         var s = s
-        return s.withUTF8 { $0.contains(byte) }
+        return s.withUTF8 { contains($0, byte) }
+    }
+
+    /// Whether bytes hold a byte: memchr, which looks at many bytes at a time (long TEXT
+    /// values are scanned for backslashes and commas on every read).
+    @inline(__always)
+    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ byte: UInt8) -> Bool {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+        return memchr(base, Int32(byte), bytes.count) != nil
+    }
+
+    /// The index of the first `byte` at or after `from`, by memchr.
+    @inline(__always)
+    static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard let base = bytes.baseAddress, from < bytes.count else { return nil }
+        guard let found = memchr(base + from, Int32(byte), bytes.count - from) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     /// The typed value for raw text of a given type; throws when the text is not of that type.
@@ -23,8 +45,10 @@ enum ValueCodec {
         switch type {
         case .text:
             if structured { return .unknown(type: nil, literal: raw) }
-            return .text(list ? splitUnescaped(raw).map(unescape) : [unescape(raw)])
+            return .text(list ? unescapedList(raw) : [unescape(raw)])
         case .date, .dateTime:
+            // Straight from the bytes; the String path below only runs to word a failure.
+            if let dates = basicISODates(raw, list: list) { return .dateTimes(dates) }
             let parts = list ? raw.split(separator: ",", omittingEmptySubsequences: false).map(String.init) : [raw]
             return .dateTimes(try parts.map { try dateTime($0, type: type) })
         case .period:
@@ -38,6 +62,7 @@ enum ValueCodec {
                 throw Failure(message: e.message)
             }
         case .integer:
+            if let n = plainInteger(raw) { return .integer([n]) }
             let parts = list ? raw.split(separator: ",").map(String.init) : [raw]
             return .integer(try parts.map {
                 guard let n = Int(strippingPlus($0)), String(n) == $0 || "+\(n)" == $0 else { throw Failure(message: "'\($0)' is not an integer") }
@@ -85,6 +110,38 @@ enum ValueCodec {
 
     private static func strippingPlus(_ s: String) -> String { s.hasPrefix("+") ? String(s.dropFirst()) : s }
 
+    /// DATE and DATE-TIME values read from the bytes (a list splits on every comma); nil when
+    /// one is not valid.
+    private static func basicISODates(_ raw: String, list: Bool) -> [CalendarDateTime]? {
+        var raw = raw
+        return raw.withUTF8 { b -> [CalendarDateTime]? in
+            guard list, contains(b, UInt8(ascii: ",")) else { return CalendarDateTime(basicISO: b).map { [$0] } }
+            var dates: [CalendarDateTime] = []
+            var start = 0
+            for i in 0...b.count where i == b.count || b[i] == UInt8(ascii: ",") {
+                guard let d = CalendarDateTime(basicISO: UnsafeBufferPointer(rebasing: b[start..<i])) else { return nil }
+                dates.append(d)
+                start = i + 1
+            }
+            return dates
+        }
+    }
+
+    /// One INTEGER in its plain form (digits, no sign, no leading zero), read from the bytes;
+    /// nil for anything else, which the general path then reads or rejects.
+    private static func plainInteger(_ raw: String) -> Int? {
+        var raw = raw
+        return raw.withUTF8 { b -> Int? in
+            guard b.count >= 1, b.count <= 18, b[0] != UInt8(ascii: "0") || b.count == 1 else { return nil }
+            var n = 0
+            for c in b {
+                guard c >= 48 && c <= 57 else { return nil }
+                n = n * 10 + Int(c - 48)
+            }
+            return n
+        }
+    }
+
     static func dateTime(_ raw: String, type: ValueType) throws -> CalendarDateTime {
         guard let d = CalendarDateTime(basicISO: raw) else {
             throw Failure(message: "'\(raw)' is not a valid \(type == .date ? "DATE" : "DATE-TIME")")
@@ -106,89 +163,123 @@ enum ValueCodec {
     /// RFC 5545 §3.3.6: `[+-]P(nW | nD[T…] | T…)`, also accepting mixed weeks and days
     /// (common in the wild, allowed by RFC 2445's successors' errata readers).
     static func duration(_ raw: String) throws -> CalendarDuration {
-        let fail = Failure(message: "'\(raw)' is not a valid DURATION")
-        var d = CalendarDuration()
-        var bytes = Array(raw.utf8)[...]
-        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
-            d.isNegative = first == UInt8(ascii: "-")
+        // Built only when thrown: this runs for every DURATION and TRIGGER read.
+        var fail: Failure { Failure(message: "'\(raw)' is not a valid DURATION") }
+        var text = raw
+        return try text.withUTF8 { all -> CalendarDuration in
+            var d = CalendarDuration()
+            var bytes = all[...]
+            if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
+                d.isNegative = first == UInt8(ascii: "-")
+                bytes = bytes.dropFirst()
+            }
+            guard bytes.first == UInt8(ascii: "P") else { throw fail }
             bytes = bytes.dropFirst()
-        }
-        guard bytes.first == UInt8(ascii: "P") else { throw fail }
-        bytes = bytes.dropFirst()
-        var inTime = false
-        var number: Int?
-        var sawAny = false
-        for b in bytes {
-            switch b {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                let (m, o1) = (number ?? 0).multipliedReportingOverflow(by: 10)
-                let (s, o2) = m.addingReportingOverflow(Int(b - 48))
-                guard !o1, !o2, s < 1 << 40 else { throw fail }
-                number = s
-            case UInt8(ascii: "T"):
-                guard !inTime, number == nil else { throw fail }
-                inTime = true
-            case UInt8(ascii: "W"), UInt8(ascii: "D"), UInt8(ascii: "H"), UInt8(ascii: "M"), UInt8(ascii: "S"):
-                guard let n = number else { throw fail }
-                switch (b, inTime) {
-                case (UInt8(ascii: "W"), false): d.weeks = n
-                case (UInt8(ascii: "D"), false): d.days = n
-                case (UInt8(ascii: "H"), true): d.hours = n
-                case (UInt8(ascii: "M"), true): d.minutes = n
-                case (UInt8(ascii: "S"), true): d.seconds = n
+            var inTime = false
+            var number: Int?
+            var sawAny = false
+            for b in bytes {
+                switch b {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    let (m, o1) = (number ?? 0).multipliedReportingOverflow(by: 10)
+                    let (s, o2) = m.addingReportingOverflow(Int(b - 48))
+                    guard !o1, !o2, s < 1 << 40 else { throw fail }
+                    number = s
+                case UInt8(ascii: "T"):
+                    guard !inTime, number == nil else { throw fail }
+                    inTime = true
+                case UInt8(ascii: "W"), UInt8(ascii: "D"), UInt8(ascii: "H"), UInt8(ascii: "M"), UInt8(ascii: "S"):
+                    guard let n = number else { throw fail }
+                    switch (b, inTime) {
+                    case (UInt8(ascii: "W"), false): d.weeks = n
+                    case (UInt8(ascii: "D"), false): d.days = n
+                    case (UInt8(ascii: "H"), true): d.hours = n
+                    case (UInt8(ascii: "M"), true): d.minutes = n
+                    case (UInt8(ascii: "S"), true): d.seconds = n
+                    default: throw fail
+                    }
+                    number = nil
+                    sawAny = true
                 default: throw fail
                 }
-                number = nil
-                sawAny = true
-            default: throw fail
             }
+            guard sawAny, number == nil else { throw fail }
+            return d
         }
-        guard sawAny, number == nil else { throw fail }
-        return d
     }
 
     static func utcOffset(_ raw: String) throws -> Int {
-        let b = Array(raw.utf8)
-        let fail = Failure(message: "'\(raw)' is not a valid UTC-OFFSET")
-        guard b.count == 5 || b.count == 7, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-") else { throw fail }
-        guard let n = Int(String(decoding: b[1...], as: UTF8.self)), b[1...].allSatisfy({ $0 >= 48 && $0 <= 57 }) else { throw fail }
-        let (h, m, s) = b.count == 5 ? (n / 100, n % 100, 0) : (n / 10000, n / 100 % 100, n % 100)
-        guard m < 60, s < 60 else { throw fail }
-        let seconds = h * 3600 + m * 60 + s
-        return b[0] == UInt8(ascii: "-") ? -seconds : seconds
+        var text = raw
+        let seconds = text.withUTF8 { b -> Int? in
+            guard b.count == 5 || b.count == 7, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-") else { return nil }
+            var n = 0
+            for c in b[1...] {
+                guard c >= 48 && c <= 57 else { return nil }
+                n = n * 10 + Int(c - 48)
+            }
+            let (h, m, s) = b.count == 5 ? (n / 100, n % 100, 0) : (n / 10000, n / 100 % 100, n % 100)
+            guard m < 60, s < 60 else { return nil }
+            let seconds = h * 3600 + m * 60 + s
+            return b[0] == UInt8(ascii: "-") ? -seconds : seconds
+        }
+        guard let seconds else { throw Failure(message: "'\(raw)' is not a valid UTC-OFFSET") }
+        return seconds
     }
 
-    /// Splits on commas that are not escaped.
-    static func splitUnescaped(_ raw: String) -> [String] {
-        guard contains(raw, UInt8(ascii: ",")) else { return [raw] }
-        var parts: [String] = []
-        var current: [UInt8] = []
-        var escaped = false
-        for b in raw.utf8 {
-            if escaped {
-                current.append(b)
-                escaped = false
-            } else if b == UInt8(ascii: "\\") {
-                current.append(b)
-                escaped = true
-            } else if b == UInt8(ascii: ",") {
-                parts.append(String(decoding: current, as: UTF8.self))
-                current.removeAll(keepingCapacity: true)
-            } else {
-                current.append(b)
+    /// A TEXT list: split on the commas that are not escaped, each item unescaped, in one pass
+    /// over the bytes.
+    static func unescapedList(_ raw: String) -> [String] {
+        var text = raw
+        let plain = text.withUTF8 { !contains($0, UInt8(ascii: ",")) && !contains($0, UInt8(ascii: "\\")) }
+        if plain { return [raw] }
+        return text.withUTF8 { b in
+            var parts: [String] = []
+            var current: [UInt8] = []
+            current.reserveCapacity(b.count)
+            var i = 0
+            while i < b.count {
+                let c = b[i]
+                if c == UInt8(ascii: "\\") {
+                    guard i + 1 < b.count else {
+                        // A trailing lone backslash stays.
+                        current.append(c)
+                        break
+                    }
+                    appendUnescaped(b[i + 1], to: &current)
+                    i += 2
+                } else if c == UInt8(ascii: ",") {
+                    parts.append(String(decoding: current, as: UTF8.self))
+                    current.removeAll(keepingCapacity: true)
+                    i += 1
+                } else {
+                    current.append(c)
+                    i += 1
+                }
             }
+            parts.append(String(decoding: current, as: UTF8.self))
+            return parts
         }
-        parts.append(String(decoding: current, as: UTF8.self))
-        return parts
+    }
+
+    /// What a backslash followed by `b` stands for; an unknown escape keeps its backslash.
+    @inline(__always)
+    private static func appendUnescaped(_ b: UInt8, to out: inout [UInt8]) {
+        switch b {
+        case UInt8(ascii: "n"), UInt8(ascii: "N"): out.append(0x0A)
+        case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","): out.append(b)
+        default:
+            out.append(UInt8(ascii: "\\"))
+            out.append(b)
+        }
     }
 
     /// Undoes TEXT escaping (RFC 5545 §3.3.11); an unknown escape keeps its backslash.
     static func unescape(_ raw: String) -> String {
-        guard contains(raw, UInt8(ascii: "\\")) else { return raw }
         var raw = raw
+        guard let found = raw.withUTF8({ firstIndex(of: UInt8(ascii: "\\"), in: $0, from: 0) }) else { return raw }
         return raw.withUTF8 { bytes -> String in
             let n = bytes.count
-            var next = bytes.firstIndex(of: UInt8(ascii: "\\"))!
+            var next = found
             // Unescaping only shortens the text, so the result fits in the input's length.
             return String(unsafeUninitializedCapacity: n) { out in
                 var written = 0
@@ -222,9 +313,7 @@ enum ValueCodec {
                         written += 2
                     }
                     runStart = next + 2
-                    var j = runStart
-                    while j < n, bytes[j] != UInt8(ascii: "\\") { j += 1 }
-                    if j == n { break }
+                    guard let j = firstIndex(of: UInt8(ascii: "\\"), in: bytes, from: runStart) else { break }
                     next = j
                 }
                 if runStart < n {

@@ -1,0 +1,121 @@
+import CalendarModel
+import Conversion
+import ICSFormat
+import ICalendarData
+import XCTest
+
+/// The reader's fast paths (memchr line ends, bytes-level values, table lookups by bytes) and
+/// the slower general paths they hand the unusual cases to must read the same things.
+final class ReadingPathTests: XCTestCase {
+    /// Each line ending, lower-case names, values that take the general path (signed and
+    /// zero-padded integers, empty list items, escapes, carets, a long X- name).
+    static let lines = [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//edge//EN", "BEGIN:VEVENT", "uid:lower-case-name", "dtstart:20240101",
+        "SUMMARY;LANGUAGE=de:Café \\, Bar\\; \\N und\\\\ \\x", "DESCRIPTION:folded with a ", "\tab and a", "  space\\",
+        "CATEGORIES:a\\,b,c\\\\,,d\\", "PRIORITY:+5", "SEQUENCE:007", "X-NUM;VALUE=INTEGER:-3", "EXDATE:20240102,,20240103",
+        "RDATE;VALUE=DATE-TIME:20240106T100000,20240107T100000Z",
+        "ATTENDEE;CN=\"Doe, ^'J^'^n\";RSVP=true;X-Y=\"a^^b^c\":mailto:j@example.com",
+        "X-VERY-LONG-PROPERTY-NAME-HERE;x-param=v:value", "END:VEVENT", "BEGIN:VTIMEZONE", "TZID:X", "BEGIN:STANDARD",
+        "DTSTART:19700101T000000", "TZOFFSETFROM:+0530", "TZOFFSETTO:-053015", "TZOFFSETTO:+05a0", "END:STANDARD", "END:VTIMEZONE",
+        "END:VCALENDAR",
+    ]
+
+    /// Hands out a few bytes per read, so lines, terminators and folds straddle buffer refills.
+    final class TrickleByteSource: ByteSource {
+        let bytes: [UInt8]
+        var offset = 0
+        var step = 0
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            step += 1
+            let n = min(bytes.count - offset, buffer.count, 1 + step % 5)
+            for i in 0..<n { buffer[i] = bytes[offset + i] }
+            offset += n
+            return n
+        }
+    }
+
+    func read(_ source: ByteSource) throws -> (elements: [CalendarStreamElement], warnings: [String]) {
+        let log = DiagnosticLog()
+        var reader = ICSReader(source: source, options: ReadOptions(sourceName: "edge.ics"), log: log)
+        var elements: [CalendarStreamElement] = []
+        while let e = try reader.next() { elements.append(e) }
+        return (elements, log.diagnostics.map { "\($0.line ?? 0): \($0.message)" })
+    }
+
+    func testEveryLineEndingAndEveryBufferSplitReadsTheSame() throws {
+        let crlf = try read(MemoryByteSource(Array(Self.lines.joined(separator: "\r\n").utf8) + [13, 10]))
+        for ending in ["\n", "\r"] {
+            let other = try read(MemoryByteSource(Array(Self.lines.joined(separator: ending).utf8)))
+            XCTAssertEqual(other.elements, crlf.elements, "line ending \(ending.unicodeScalars.first!.value)")
+            XCTAssertEqual(other.warnings, crlf.warnings)
+        }
+        var mixed: [UInt8] = []
+        for (i, line) in Self.lines.enumerated() { mixed += Array(line.utf8) + [[13, 10], [10], [13]][i % 3] }
+        for source: ByteSource in [MemoryByteSource(mixed), TrickleByteSource(mixed)] {
+            let other = try read(source)
+            XCTAssertEqual(other.elements, crlf.elements)
+            XCTAssertEqual(other.warnings, crlf.warnings)
+        }
+    }
+
+    func testValuesOffTheFastPathsReadAsBefore() throws {
+        let result = try read(MemoryByteSource(Array(Self.lines.joined(separator: "\r\n").utf8)))
+        XCTAssertEqual(
+            result.warnings,
+            [
+                "6: DTSTART holds a DATE without VALUE=DATE; read as a date",
+                "13: SEQUENCE: '007' is not an integer; kept as text",
+                "15: EXDATE holds a DATE without VALUE=DATE; read as a date",
+                "15: EXDATE: '' is not a valid DATE; kept as text",
+                "26: TZOFFSETTO: '+05a0' is not a valid UTC-OFFSET; kept as text",
+            ])
+        guard case .entry(.event(let event), _) = result.elements[1] else { return XCTFail("no event") }
+        XCTAssertEqual(event.item.uid, "lower-case-name")
+        XCTAssertEqual(event.item.start, .day(2024, 1, 1))
+        XCTAssertEqual(event.item.title, "Café , Bar; \n und\\ \\x")
+        XCTAssertEqual(event.item.notes, "folded with a ab and a space\\")
+        XCTAssertEqual(event.item.categories, [["a,b", "c\\", "", "d\\"]])
+        XCTAssertEqual(event.item.priority, 5)
+        XCTAssertEqual(event.item.recurrenceDates.first?.dates.map(\.basicISO), ["20240106T100000", "20240107T100000Z"])
+        let attendee = try XCTUnwrap(event.item.attendees.first)
+        XCTAssertEqual(attendee.name, "Doe, \"J\"\n")
+        XCTAssertEqual(attendee.expectsReply, true)
+        XCTAssertEqual(attendee.extraParameters, [Parameter("X-Y", "a^b^c")])
+        let rest = Dictionary(event.item.properties.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(rest["SEQUENCE"]?.value, .unknown(type: nil, literal: "007"))
+        XCTAssertEqual(rest["X-NUM"]?.value, .integer([-3]))
+        XCTAssertEqual(rest["EXDATE"]?.value, .unknown(type: nil, literal: "20240102,,20240103"))
+        XCTAssertEqual(
+            rest["X-VERY-LONG-PROPERTY-NAME-HERE"],
+            Property(
+                name: "X-VERY-LONG-PROPERTY-NAME-HERE", parameters: [Parameter("X-PARAM", "v")],
+                value: .unknown(type: nil, literal: "value")))
+        guard case .entry(.timeZone(let zone), _) = result.elements[2] else { return XCTFail("no zone") }
+        XCTAssertEqual(
+            zone.components[0].properties.map(\.value).suffix(3),
+            [
+                .utcOffset(19_800), .utcOffset(-(5 * 3600 + 30 * 60 + 15)), .unknown(type: nil, literal: "+05a0"),
+            ])
+    }
+
+    func testTheTableLooksUpEveryNameItKnowsAndNoOther() {
+        for (name, definition) in PropertyTable.definitions {
+            let info = PropertyTable.info(name)
+            XCTAssertEqual(info.defaultType, definition.defaultType, name)
+            XCTAssertEqual(info.allowsDate, definition.allowedTypes.contains(.date), name)
+            XCTAssertEqual(info.isList, definition.isList, name)
+            XCTAssertEqual(PropertyTable.definition(name)?.allowedTypes, definition.allowedTypes, name)
+        }
+        for id in PropertyID.allCases where id != .other { XCTAssertEqual(PropertyTable.info(id.rawValue).id, id) }
+        XCTAssertEqual(PropertyTable.info("X-APPLE-STRUCTURED-LOCATION").id, .structuredLocation)
+        XCTAssertEqual(PropertyTable.info("X-APPLE-CALENDAR-COLOR").defaultType, .text)
+        for unknown in ["dtstart", "", "X-UNKNOWN", "X-APPLE-STRUCTURED-LOCATIONS", "DTSTART\u{0}"] {
+            XCTAssertNil(PropertyTable.info(unknown).defaultType, unknown)
+            XCTAssertEqual(PropertyTable.info(unknown).id, .other, unknown)
+        }
+        XCTAssertEqual(ParameterID(name: "PARTSTAT"), .partstat)
+        XCTAssertEqual(ParameterID(name: "TZID"), .other)
+        XCTAssertEqual(ParameterID(name: "partstat"), .other)
+    }
+}
