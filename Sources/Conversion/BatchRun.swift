@@ -259,8 +259,11 @@ final class BatchRun {
             let mark = transaction.stagedFiles.count
             do {
                 for stage in stages.indices { stages[stage].beginInput(name: inputs[index].name) }
-                // One input at a time: its reader may use every job (its own thread and workers).
-                var (r, bytesRead) = try open(index, log: log, concurrency: request.jobs)
+                // One input at a time: this thread writes, the reader gets the other jobs, its
+                // prefetching thread included. On two cores the writing thread has as much to do
+                // as the whole reader, so `-j 2` stays reader + writer; a worker for the reader
+                // only pays where there are more jobs.
+                var (r, bytesRead) = try open(index, log: log, concurrency: request.jobs - 1)
                 if request.jobs > 1 {
                     // Parse on a second core while this one writes.
                     let prefetcher = PrefetchingReader(r, bytesRead: bytesRead)
