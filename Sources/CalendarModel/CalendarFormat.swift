@@ -26,15 +26,20 @@ public struct ReadOptions: Sendable {
     /// Participant words the user added or changed (`--map`); readers apply them to their
     /// format's vocabulary.
     public var vocabularyOverrides: VocabularyOverrides
+    /// Threads a reader may use for one input, counting the one that calls it (1: none of its
+    /// own); readers that cannot use more ignore it. What comes out (elements, warnings, the
+    /// error, their order) is the same for every value.
+    public var concurrency: Int
 
     public init(
         sourceName: String, strict: Bool = false, formatSettings: [String: String] = [:],
-        vocabularyOverrides: VocabularyOverrides = .none
+        vocabularyOverrides: VocabularyOverrides = .none, concurrency: Int = 1
     ) {
         self.sourceName = sourceName
         self.strict = strict
         self.formatSettings = formatSettings
         self.vocabularyOverrides = vocabularyOverrides
+        self.concurrency = max(1, concurrency)
     }
 }
 

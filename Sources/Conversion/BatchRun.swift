@@ -113,16 +113,17 @@ final class BatchRun {
 
     // MARK: - Reading
 
-    /// A reader for one input and a way to ask how many bytes it has consumed.
-    private func open(_ index: Int, log: DiagnosticLog) throws -> (reader: any CalendarReader, bytesRead: () -> Int) {
+    /// A reader for one input and a way to ask how many bytes it has consumed; the reader may
+    /// use `concurrency` threads (`ReadOptions.concurrency`).
+    private func open(_ index: Int, log: DiagnosticLog, concurrency: Int = 1) throws -> (reader: any CalendarReader, bytesRead: () -> Int) {
         let input = inputs[index]
         switch input.kind {
         case .file(let path):
             let source = try FileByteSource(path: path)
-            return (try converter.makeReader(name: input.name, source: source, request: request, log: log), { source.bytesRead })
+            return (try converter.makeReader(name: input.name, source: source, request: request, log: log, concurrency: concurrency), { source.bytesRead })
         case .standardInput:
             let source = try FileByteSource(path: "-")
-            return (try converter.makeReader(name: "-", source: source, request: request, log: log), { source.bytesRead })
+            return (try converter.makeReader(name: "-", source: source, request: request, log: log, concurrency: concurrency), { source.bytesRead })
         case .collection(_, let items, let title, let color):
             let reader = CollectionReader(items: items, title: title, color: color, converter: converter, request: request, log: log)
             return (reader, { reader.bytesRead })
@@ -180,6 +181,8 @@ final class BatchRun {
         let lock = NSLock()
         var next = 0
         let workers = min(request.jobs, inputs.count)
+        // The jobs left over when there are fewer inputs than jobs go to each reader's own threads.
+        let concurrency = max(1, request.jobs / workers)
         let progress = self.progress
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
@@ -189,7 +192,7 @@ final class BatchRun {
                 lock.unlock()
                 guard index < inputs.count else { return }
                 let result = Result { () throws -> T in
-                    var (reader, bytesRead) = try open(index, log: DiagnosticLog())
+                    var (reader, bytesRead) = try open(index, log: DiagnosticLog(), concurrency: concurrency)
                     let value = try body(index, &reader, bytesRead)
                     progress?.advance(items: 0, bytes: bytesRead())
                     return value
@@ -256,7 +259,11 @@ final class BatchRun {
             let mark = transaction.stagedFiles.count
             do {
                 for stage in stages.indices { stages[stage].beginInput(name: inputs[index].name) }
-                var (r, bytesRead) = try open(index, log: log)
+                // One input at a time: this thread writes, the reader gets the other jobs, its
+                // prefetching thread included. On two cores the writing thread has as much to do
+                // as the whole reader, so `-j 2` stays reader + writer; a worker for the reader
+                // only pays where there are more jobs.
+                var (r, bytesRead) = try open(index, log: log, concurrency: request.jobs - 1)
                 if request.jobs > 1 {
                     // Parse on a second core while this one writes.
                     let prefetcher = PrefetchingReader(r, bytesRead: bytesRead)
@@ -353,7 +360,7 @@ final class BatchRun {
             for unit in units {
                 let wanted = Set(group.members.filter { $0.unit == unit }.map { $0.calendar })
                 for stage in stages.indices { stages[stage].beginInput(name: inputs[unit].name) }
-                var (reader, bytesRead) = try open(unit, log: log)
+                var (reader, bytesRead) = try open(unit, log: log, concurrency: request.jobs)
                 var calendar = -1
                 var ordinal = 0
                 while let element = try reader.next() {

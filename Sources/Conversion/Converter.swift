@@ -83,12 +83,14 @@ public struct Converter: Sendable {
         for e in more { try pass(e, through: &stages, from: index + 1, sink) }
     }
 
-    /// A reader for one input, its format given or inferred.
-    public func makeReader(name: String, source: FileByteSource, request: ConversionRequest, log: DiagnosticLog) throws -> any CalendarReader {
+    /// A reader for one input, its format given or inferred, which may use `concurrency` threads.
+    public func makeReader(
+        name: String, source: FileByteSource, request: ConversionRequest, log: DiagnosticLog, concurrency: Int = 1
+    ) throws -> any CalendarReader {
         let format = try resolveInputFormat(name: name, source: source, explicit: request.inputFormat)
         let options = ReadOptions(
             sourceName: name, strict: request.strict, formatSettings: request.formatSettings,
-            vocabularyOverrides: request.vocabularyOverrides)
+            vocabularyOverrides: request.vocabularyOverrides, concurrency: concurrency)
         return format.makeReader(source: source, options: options, log: log)
     }
 

@@ -82,6 +82,43 @@ final class BatchConversionTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: one)), try Data(contentsOf: URL(fileURLWithPath: two)))
     }
 
+    /// One input of many components, with repairs here and there: converting it with worker
+    /// threads for its reader (`-j 4`) writes the same bytes and reports the same warnings, in
+    /// the same order, as with one job; under `--strict` it fails with the same error.
+    func testOneLargeInputConvertsTheSameWhenItsReaderUsesWorkerThreads() throws {
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calport//tests//EN\r\n"
+        for i in 0..<300 {
+            text += "BEGIN:VEVENT\r\nUID:e\(i)@example.com\r\nDTSTAMP:20240101T000000Z\r\nDTSTART:20240\(1 + i % 9)01T090000Z\r\n"
+            text += i % 37 == 5 ? "SUMMARY:broken\r\nfolding\r\n" : "SUMMARY:Event \(i)\r\n"
+            if i % 41 == 7 { text += "DTEND:2024-99-99\r\n" }
+            if i % 53 != 11 { text += "END:VEVENT\r\n" }
+        }
+        text += "END:VCALENDAR\r\n"
+        let input = path("large.ics")
+        try text.write(toFile: input, atomically: true, encoding: .utf8)
+        func convert(jobs: Int, strict: Bool) -> (bytes: Data?, diagnostics: [Diagnostic], error: String?) {
+            let log = DiagnosticLog()
+            let output = path("out-\(jobs)-\(strict).ics")
+            do {
+                try Converter().run(ConversionRequest(inputs: [input], output: output, strict: strict, jobs: jobs), log: log)
+                return (FileManager.default.contents(atPath: output), log.diagnostics, nil)
+            } catch {
+                return (nil, log.diagnostics, "\(error)")
+            }
+        }
+        let one = convert(jobs: 1, strict: false)
+        XCTAssertGreaterThan(one.diagnostics.count, 10)
+        for jobs in [3, 4] {
+            let many = convert(jobs: jobs, strict: false)
+            XCTAssertNotNil(many.bytes)
+            XCTAssertEqual(many.bytes, one.bytes, "-j \(jobs)")
+            XCTAssertEqual(many.diagnostics, one.diagnostics, "-j \(jobs)")
+            let strict = convert(jobs: jobs, strict: true)
+            XCTAssertEqual(strict.error, convert(jobs: 1, strict: true).error, "-j \(jobs) --strict")
+            XCTAssertNotNil(strict.error)
+        }
+    }
+
     func testVdirOutputHoldsOneFilePerUIDAndReadsBackAsOneCalendar() throws {
         let vdir = path("vdir")
         try Converter().run(

@@ -3,27 +3,42 @@ import ICalendarData
 
 /// Streams an iCalendar file (RFC 5545) as calendars and entries, one top-level component at
 /// a time: memory holds the component being read, never the file.
+///
+/// Reading is split in two. A sequential pass lexes, joins broken folding and decides the
+/// BEGIN/END structure with all its lenient repairs, parsing only the lines that shape it and
+/// those at calendar level. The content lines of the top-level components go to a
+/// `ComponentAssembler`: inline on one thread, or, with `ReadOptions.concurrency` above 1, in
+/// `ComponentUnit`s of a few dozen components on worker threads. Elements, warnings and the
+/// error come out in the same order either way.
 public struct ICSReader: CalendarReader {
     private var lexer: ContentLineLexer
-    private let decoder: PropertyDecoder
+    /// Types calendar-level lines; writes to `log`.
+    private var decoder: PropertyDecoder
     private let mapper: ICalendarMapper
     private let options: ReadOptions
-    private let log: DiagnosticLog
+    /// The run's log.
+    private let runLog: DiagnosticLog
+    /// Where the sequential pass reports: the run's log, or with worker threads the log of the
+    /// unit being filled, which puts each warning in the unit at its place.
+    private var log: DiagnosticLog
 
-    /// A component being assembled, with the line that opened it.
+    /// A component open in the sequential pass, with the line that opened it.
     private struct OpenComponent {
-        var component: Component
+        var name: String
         var line: Int
     }
 
     private var stack: [OpenComponent] = []
     private static let topLevelComponents: Set<String> = ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "VAVAILABILITY"]
+    /// Builds the components of the calendar when reading on one thread.
+    private var assembler: ComponentAssembler
     /// The VCALENDAR's own properties, until its first component begins.
     private var calendarProperties: [Property] = []
     private var calendarAnnounced = false
     private var trailingProperties: [Property] = []
     private var pending: [CalendarStreamElement] = []
     private var pendingIndex = 0
+    /// Whether the sequential pass has reached the end of the input.
     private var finished = false
     private var sawCalendar = false
     /// Whether the open VCALENDAR was supplied by lenient mode, to be closed at the end.
@@ -31,6 +46,8 @@ public struct ICSReader: CalendarReader {
     /// The line read ahead, so a following line without ':' (broken folding) can be joined
     /// to it in lenient mode.
     private var heldLine: (bytes: [UInt8], line: Int)?
+    /// Reading with worker threads: set up by the first `next()` when `options.concurrency > 1`.
+    private var workers: WorkerState?
 
     /// When set, entries are the untyped component trees and calendars hold all their
     /// properties untyped: what round-trip checks compare against.
@@ -50,12 +67,15 @@ public struct ICSReader: CalendarReader {
         self.yieldsComponentTrees = yieldsComponentTrees
         self.lexer = ContentLineLexer(source: source, options: options, log: log)
         self.decoder = PropertyDecoder(options: options, log: log)
+        self.assembler = ComponentAssembler(options: options, log: log, mapper: mapper, yieldsComponentTrees: yieldsComponentTrees)
         self.mapper = mapper
         self.options = options
+        self.runLog = log
         self.log = log
     }
 
     public mutating func next() throws -> CalendarStreamElement? {
+        if options.concurrency > 1 { return try nextFromWorkers() }
         while true {
             if pendingIndex < pending.count {
                 let element = pending[pendingIndex]
@@ -99,19 +119,34 @@ public struct ICSReader: CalendarReader {
         return line
     }
 
-    /// Reads one content line and queues whatever it completes.
+    /// Whether `ContentLine.parse` names the line BEGIN or END (or fails on it). Only such lines
+    /// shape the tree; the other lines of a component are left to the assembler unparsed.
+    static func isStructureLine(_ bytes: [UInt8]) -> Bool {
+        // The name runs to the first ';' or ':', without the NUL bytes parse removes. Masking
+        // bit 5 upper-cases a letter and maps no other byte onto B, E, G, I, N or D.
+        var name: UInt64 = 0
+        var length = 0
+        for byte in bytes where byte != 0 {
+            if byte == UInt8(ascii: ";") || byte == UInt8(ascii: ":") { break }
+            length += 1
+            if length > 5 { return false }
+            name = name << 8 | UInt64(byte & 0xDF)
+        }
+        return (length == 5 && name == 0x42_45_47_49_4E) || (length == 3 && name == 0x45_4E_44)
+    }
+
+    /// Reads one logical line and queues whatever it completes.
     private mutating func step() throws {
         guard let (bytes, lineNumber) = try nextLine() else {
             try finishInput()
             return
         }
-        let line: ContentLine
-        do {
-            line = try ContentLine.parse(bytes, line: lineNumber, options: options, log: log)
-        } catch let failure as CalendarError where !options.strict && failure.kind == .data {
-            log.report(Diagnostic(severity: .warning, file: options.sourceName, line: lineNumber, message: failure.diagnostic.message + "; line skipped"))
+        if stack.count > 1 && !Self.isStructureLine(bytes) {
+            // A content line of a component: parsed by the assembler, here or on a worker.
+            if let workers { workers.unit.append(.line(bytes, line: lineNumber)) } else { try assembler.add(bytes, line: lineNumber) }
             return
         }
+        guard let line = try ComponentAssembler.parse(bytes, line: lineNumber, options: options, log: log) else { return }
         switch line.name {
         case "BEGIN":
             let name = line.value.uppercased()
@@ -126,42 +161,41 @@ public struct ICSReader: CalendarReader {
             // Components that only stand at the top of a calendar close whatever is still open.
             if stack.count > 1 && Self.topLevelComponents.contains(name) {
                 while stack.count > 1, let top = stack.last {
-                    try repair(lineNumber, "missing END:\(top.component.name) for BEGIN at line \(top.line); closed before BEGIN:\(name)")
-                    try close()
+                    try repair(lineNumber, "missing END:\(top.name) for BEGIN at line \(top.line); closed before BEGIN:\(name)")
+                    close()
                 }
             }
             if name == "VCALENDAR" && !stack.isEmpty {
                 // A new calendar before the last one ended: close what is open.
-                try repair(lineNumber, "BEGIN:VCALENDAR inside \(stack.last!.component.name) (line \(stack.last!.line)); the open components are closed first")
-                while !stack.isEmpty { try close() }
+                try repair(lineNumber, "BEGIN:VCALENDAR inside \(stack.last!.name) (line \(stack.last!.line)); the open components are closed first")
+                while !stack.isEmpty { close() }
             }
-            stack.append(OpenComponent(component: Component(name: name), line: lineNumber))
+            stack.append(OpenComponent(name: name, line: lineNumber))
+            if stack.count > 1 { beginComponent(name, line: lineNumber) }
         case "END":
             let name = line.value.uppercased()
             guard let open = stack.last else {
                 try repair(lineNumber, "END:\(name) without a matching BEGIN; line skipped")
                 return
             }
-            if open.component.name != name {
+            if open.name != name {
                 // Close what was left open if the END names an enclosing component.
-                guard stack.contains(where: { $0.component.name == name }) else {
-                    try repair(lineNumber, "END:\(name) does not match BEGIN:\(open.component.name) at line \(open.line); line skipped")
+                guard stack.contains(where: { $0.name == name }) else {
+                    try repair(lineNumber, "END:\(name) does not match BEGIN:\(open.name) at line \(open.line); line skipped")
                     return
                 }
-                while let top = stack.last, top.component.name != name {
-                    try repair(lineNumber, "missing END:\(top.component.name) for BEGIN at line \(top.line); closed here")
-                    try close()
+                while let top = stack.last, top.name != name {
+                    try repair(lineNumber, "missing END:\(top.name) for BEGIN at line \(top.line); closed here")
+                    close()
                 }
             }
-            try close()
+            close()
         default:
+            // Lines inside a component went to the assembler above: this one is at calendar level.
+            assert(stack.count <= 1, "content line \(line.name) inside a component reached the calendar level")
             if stack.isEmpty { try openImplicitCalendar(lineNumber, "property \(line.name) outside of a VCALENDAR") }
             let property = try decoder.property(from: line)
-            if stack.count == 1 {
-                if calendarAnnounced { trailingProperties.append(property) } else { calendarProperties.append(property) }
-            } else {
-                stack[stack.count - 1].component.properties.append(property)
-            }
+            if calendarAnnounced { trailingProperties.append(property) } else { calendarProperties.append(property) }
         }
     }
 
@@ -169,7 +203,7 @@ public struct ICSReader: CalendarReader {
     /// specification examples have them) as the content of a calendar.
     private mutating func openImplicitCalendar(_ line: Int, _ message: String) throws {
         try repair(line, message + "; read as if inside one")
-        stack.append(OpenComponent(component: Component(name: "VCALENDAR"), line: line))
+        stack.append(OpenComponent(name: "VCALENDAR", line: line))
         implicitCalendar = true
     }
 
@@ -179,40 +213,180 @@ public struct ICSReader: CalendarReader {
         if yieldsComponentTrees {
             var calendar = Calendar()
             calendar.properties = calendarProperties
-            pending.append(.beginCalendar(calendar))
+            emit(.beginCalendar(calendar))
         } else {
-            pending.append(.beginCalendar(mapper.calendar(from: calendarProperties)))
+            emit(.beginCalendar(mapper.calendar(from: calendarProperties)))
         }
         calendarProperties.removeAll()
     }
 
     /// Closes the innermost open component.
-    private mutating func close() throws {
-        let done = stack.removeLast()
-        switch stack.count {
-        case 0:
+    private mutating func close() {
+        stack.removeLast()
+        if stack.isEmpty {
             announceCalendar()
-            pending.append(.endCalendar(trailingProperties: trailingProperties))
+            emit(.endCalendar(trailingProperties: trailingProperties))
             trailingProperties.removeAll()
             calendarAnnounced = false
             sawCalendar = true
-        case 1:
-            pending.append(.entry(yieldsComponentTrees ? .other(done.component) : mapper.entry(from: done.component), line: done.line))
-        default:
-            stack[stack.count - 1].component.components.append(done.component)
+        } else {
+            endComponent()
         }
     }
 
     private mutating func finishInput() throws {
         finished = true
         if implicitCalendar && stack.count == 1 {
-            try close()
+            close()
         } else if !stack.isEmpty {
             let innermost = stack.last!
-            try repair(innermost.line, "input ends inside BEGIN:\(innermost.component.name) at line \(innermost.line) (truncated file?)")
-            while !stack.isEmpty { try close() }
+            try repair(innermost.line, "input ends inside BEGIN:\(innermost.name) at line \(innermost.line) (truncated file?)")
+            while !stack.isEmpty { close() }
         } else if !sawCalendar {
             throw error(nil, "no VCALENDAR found (empty input or not iCalendar)")
         }
+    }
+
+    // MARK: - Where the structure goes: the inline assembler, or the unit being filled
+
+    /// Queues an element of the sequential pass (a calendar beginning or ending).
+    private mutating func emit(_ element: CalendarStreamElement) {
+        if let workers { workers.unit.append(.element(element)) } else { pending.append(element) }
+    }
+
+    private mutating func beginComponent(_ name: String, line: Int) {
+        if let workers { workers.unit.append(.begin(name, line: line)) } else { assembler.begin(name, line: line) }
+    }
+
+    private mutating func endComponent() {
+        if let workers {
+            workers.unit.append(.end)
+        } else if let entry = assembler.end() {
+            pending.append(entry)
+        }
+    }
+}
+
+// MARK: - Reading with worker threads
+
+extension ICSReader {
+    /// The pool, the unit the sequential pass is filling and the output being handed out. A
+    /// class, so copies of the reader share one pool, and dropping the last one stops its threads.
+    private final class WorkerState {
+        var pool: OrderedWorkerPool<ComponentUnit, ComponentUnit.Output>?
+        var unit = ComponentUnit()
+        /// Units back from the workers, to be filled again.
+        var spare: [ComponentUnit] = []
+        /// The output being handed out: the next element, and how many of its warnings are in
+        /// the run's log already.
+        var current = ComponentUnit.Output()
+        var index = 0
+        var replayed = 0
+        /// Whether the sequential pass is done (the input ended, or it failed with `failure`).
+        var inputEnded = false
+        var failure: Error?
+
+        init(pool: OrderedWorkerPool<ComponentUnit, ComponentUnit.Output>) {
+            self.pool = pool
+        }
+
+        /// Reports the current output's warnings up to `count` to `log`.
+        func replay(upTo count: Int, into log: DiagnosticLog) {
+            while replayed < count {
+                log.report(current.diagnostics[replayed])
+                replayed += 1
+            }
+        }
+
+        /// Nothing more is handed out; the threads end.
+        func stop() {
+            pool = nil
+            current = ComponentUnit.Output()
+            spare = []
+            index = 0
+            replayed = 0
+            inputEnded = true
+            failure = nil
+        }
+    }
+
+    /// Units waiting or being parsed per worker thread: enough to keep each one busy while the
+    /// sequential pass fills the next, few enough that memory does not grow with the input.
+    private static let unitsInFlightPerWorker = 2
+
+    private mutating func nextFromWorkers() throws -> CalendarStreamElement? {
+        if workers == nil { startWorkers() }
+        let state = workers!
+        while true {
+            if state.index < state.current.elements.count {
+                state.replay(upTo: state.current.marks[state.index], into: runLog)
+                state.index += 1
+                return state.current.elements[state.index - 1]
+            }
+            state.replay(upTo: state.current.diagnostics.count, into: runLog)
+            if let error = state.current.error {
+                state.stop()
+                throw error
+            }
+            guard let pool = state.pool else { return nil }
+            let limit = Self.unitsInFlightPerWorker * options.concurrency
+            while !state.inputEnded && pool.pending < limit { fillUnit(state) }
+            guard pool.pending > 0 else {
+                let failure = state.failure
+                state.stop()
+                if let failure { throw failure }
+                return nil
+            }
+            state.current = pool.next()
+            if let unit = state.current.unit {
+                unit.reset()
+                state.spare.append(unit)
+                state.current.unit = nil
+            }
+            state.index = 0
+            state.replayed = 0
+        }
+    }
+
+    private mutating func startWorkers() {
+        let options = self.options
+        let mapper = self.mapper
+        let trees = yieldsComponentTrees
+        let pool = OrderedWorkerPool<ComponentUnit, ComponentUnit.Output>(threads: options.concurrency - 1, name: "calport-ics") { unit in
+            unit.assemble(options: options, mapper: mapper, yieldsComponentTrees: trees)
+        }
+        let state = WorkerState(pool: pool)
+        workers = state
+        beginUnit(state)
+    }
+
+    /// Starts a new unit, with a log of its own that puts the sequential pass's warnings in it.
+    private mutating func beginUnit(_ state: WorkerState) {
+        let unit = state.spare.popLast() ?? ComponentUnit()
+        state.unit = unit
+        log = DiagnosticLog { unit.append(.diagnostic($0)) }
+        decoder = PropertyDecoder(options: options, log: log)
+    }
+
+    /// Runs the sequential pass until the unit is full (between two top-level components), the
+    /// input ends or the pass fails, and hands the unit to the workers.
+    private mutating func fillUnit(_ state: WorkerState) {
+        let unit = state.unit
+        var mark = 0
+        do {
+            repeat {
+                mark = unit.steps.count
+                try step()
+            } while !finished && !(stack.count <= 1 && unit.isFull)
+        } catch {
+            // A sequential read throws out of the step before handing out what that step
+            // completed; so the elements it queued are dropped, its warnings kept.
+            unit.dropElements(from: mark)
+            state.failure = error
+            finished = true
+        }
+        if finished { state.inputEnded = true }
+        if !unit.steps.isEmpty { state.pool?.submit(unit) }
+        beginUnit(state)
     }
 }

@@ -1,0 +1,61 @@
+import CalendarModel
+import ICalendarData
+
+/// Builds the top-level components of a calendar (VEVENT, VTODO, VTIMEZONE, …) from the
+/// structure the reader decided: BEGIN and END events and the raw content lines between them.
+/// The reader runs it inline when it reads on one thread, and each worker runs one on a
+/// `ComponentUnit` when it reads on several; either way the lines are parsed here, in order.
+struct ComponentAssembler {
+    private let decoder: PropertyDecoder
+    private let mapper: ICalendarMapper
+    private let options: ReadOptions
+    private let log: DiagnosticLog
+    /// Yield `.other` trees rather than typed entries (`ICSReader.componentTreeReader`).
+    private let yieldsComponentTrees: Bool
+    /// The top-level component being built and the components open inside it, with the lines
+    /// that opened them.
+    private var stack: [(component: Component, line: Int)] = []
+
+    init(options: ReadOptions, log: DiagnosticLog, mapper: ICalendarMapper, yieldsComponentTrees: Bool) {
+        self.decoder = PropertyDecoder(options: options, log: log)
+        self.mapper = mapper
+        self.options = options
+        self.log = log
+        self.yieldsComponentTrees = yieldsComponentTrees
+    }
+
+    /// Whether no component is open: the place where a run of components can be cut.
+    var isIdle: Bool { stack.isEmpty }
+
+    mutating func begin(_ name: String, line: Int) {
+        stack.append((Component(name: name), line))
+    }
+
+    /// Parses a content line of the innermost open component and adds its property.
+    mutating func add(_ bytes: [UInt8], line: Int) throws {
+        guard let parsed = try Self.parse(bytes, line: line, options: options, log: log) else { return }
+        let property = try decoder.property(from: parsed)
+        stack[stack.count - 1].component.properties.append(property)
+    }
+
+    /// Closes the innermost open component; returns the entry when it was a top-level one.
+    mutating func end() -> CalendarStreamElement? {
+        let done = stack.removeLast()
+        guard stack.isEmpty else {
+            stack[stack.count - 1].component.components.append(done.component)
+            return nil
+        }
+        return .entry(yieldsComponentTrees ? .other(done.component) : mapper.entry(from: done.component), line: done.line)
+    }
+
+    /// Splits a content line; a line that cannot be read is skipped with a warning in lenient
+    /// mode (nil) and is an error under `--strict`.
+    static func parse(_ bytes: [UInt8], line: Int, options: ReadOptions, log: DiagnosticLog) throws -> ContentLine? {
+        do {
+            return try ContentLine.parse(bytes, line: line, options: options, log: log)
+        } catch let failure as CalendarError where !options.strict && failure.kind == .data {
+            log.report(Diagnostic(severity: .warning, file: options.sourceName, line: line, message: failure.diagnostic.message + "; line skipped"))
+            return nil
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Runs jobs on a few worker threads and hands their outputs back in the order the jobs were
+/// submitted, so one stream can be worked on by several cores and still come out in order.
+///
+/// The caller bounds memory by how many jobs it leaves pending (`pending`). Dropping the pool
+/// stops its threads: a worker finishes the job it is on, then exits, and `deinit` waits for
+/// every worker, so no thread outlives the reader that started it.
+final class OrderedWorkerPool<Job, Output> {
+    /// What the workers and the owner share; the workers hold this, never the pool, so dropping
+    /// the pool is what stops them.
+    private final class Shared: @unchecked Sendable {
+        let condition = NSCondition()
+        /// Jobs not yet started, oldest first, with their tickets.
+        var waiting: [(ticket: Int, job: Job)] = []
+        /// Outputs of the jobs from `firstTicket` on, nil while a job runs or waits.
+        var outputs: [Output?] = []
+        var firstTicket = 0
+        var cancelled = false
+        let work: (Job) -> Output
+
+        init(work: @escaping (Job) -> Output) {
+            self.work = work
+        }
+
+        /// A worker thread's life: take the oldest waiting job, run it unlocked, store its output.
+        func runWorker() {
+            condition.lock()
+            while true {
+                while waiting.isEmpty && !cancelled { condition.wait() }
+                if cancelled { break }
+                let (ticket, job) = waiting.removeFirst()
+                condition.unlock()
+                let output = work(job)
+                condition.lock()
+                outputs[ticket - firstTicket] = output
+                condition.broadcast()
+            }
+            condition.unlock()
+        }
+    }
+
+    private let shared: Shared
+    private let exited = DispatchSemaphore(value: 0)
+    private let threadCount: Int
+    private var submitted = 0
+    private var taken = 0
+
+    /// Jobs submitted whose output has not been taken yet.
+    var pending: Int { submitted - taken }
+
+    /// Starts `threads` worker threads that run `work` on the submitted jobs.
+    init(threads: Int, name: String, work: @escaping (Job) -> Output) {
+        shared = Shared(work: work)
+        threadCount = max(1, threads)
+        for index in 0..<threadCount {
+            let thread = Thread { [shared, exited] in
+                shared.runWorker()
+                exited.signal()
+            }
+            thread.name = "\(name)-\(index + 1)"
+            thread.start()
+        }
+    }
+
+    deinit {
+        shared.condition.lock()
+        shared.cancelled = true
+        shared.condition.broadcast()
+        shared.condition.unlock()
+        for _ in 0..<threadCount { exited.wait() }
+    }
+
+    /// Queues a job; a worker starts it as soon as one is free.
+    func submit(_ job: Job) {
+        shared.condition.lock()
+        shared.waiting.append((submitted, job))
+        shared.outputs.append(nil)
+        submitted += 1
+        shared.condition.broadcast()
+        shared.condition.unlock()
+    }
+
+    /// The output of the oldest job not yet taken, waiting for it if needed. Needs `pending > 0`.
+    func next() -> Output {
+        precondition(pending > 0, "OrderedWorkerPool.next() without a pending job")
+        shared.condition.lock()
+        while shared.outputs[0] == nil { shared.condition.wait() }
+        // The pending jobs are few (the caller bounds them), so shifting the array is cheap.
+        let output = shared.outputs.removeFirst()!
+        shared.firstTicket += 1
+        shared.condition.unlock()
+        taken += 1
+        return output
+    }
+}
