@@ -64,6 +64,14 @@ public struct WriteOptions: Sendable {
 public protocol CalendarReader {
     /// The next element, or nil at the end of the input.
     mutating func next() throws -> CalendarStreamElement?
+    /// Whether the reader spreads its own work over threads (`ReadOptions.concurrency`), so
+    /// the caller need not read it on a thread of its own.
+    var readsOnSeveralThreads: Bool { get }
+}
+
+extension CalendarReader {
+    /// Most readers read on the caller's thread.
+    public var readsOnSeveralThreads: Bool { false }
 }
 
 /// Consumes a stream of calendar elements.

@@ -3,18 +3,28 @@
 /// inline retains each of its strings and arrays; a boxed one retains one reference.
 @usableFromInline
 final class CopyOnWriteBox<Value: Hashable & Sendable>: @unchecked Sendable {
-    // Unchecked: the box is only changed after `makeUnique(_:)`, when no other
-    // value (and so no other thread) holds it.
-    @usableFromInline var value: Value
+    // Unchecked: the value is only changed after `makeUnique(_:)`, when no other value (and
+    // so no other thread) holds the box.
+    //
+    // The value sits behind a pointer rather than in a stored property: every access to a
+    // class's stored property is checked for exclusivity at run time, and readers and writers
+    // touch an item's fields hundreds of thousands of times per conversion.
+    @usableFromInline let pointer: UnsafeMutablePointer<Value>
 
     @usableFromInline
     init(_ value: Value) {
-        self.value = value
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: value)
+    }
+
+    deinit {
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
     }
 
     /// Copies the box first if another value shares it, so it can be changed.
     @inlinable @inline(__always)
     static func makeUnique(_ box: inout CopyOnWriteBox) {
-        if !isKnownUniquelyReferenced(&box) { box = CopyOnWriteBox(box.value) }
+        if !isKnownUniquelyReferenced(&box) { box = CopyOnWriteBox(box.pointer.pointee) }
     }
 }

@@ -23,53 +23,53 @@ public struct Event: Hashable, Sendable {
 
     @inlinable
     public var item: CalendarItem {
-        _read { yield storage.value.item }
+        _read { yield storage.pointer.pointee.item }
         _modify {
             CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.value.item
+            yield &storage.pointer.pointee.item
         }
     }
     @inlinable
     public var end: CalendarDateTime? {
-        _read { yield storage.value.end }
+        _read { yield storage.pointer.pointee.end }
         _modify {
             CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.value.end
+            yield &storage.pointer.pointee.end
         }
     }
     @inlinable
     public var duration: CalendarDuration? {
-        _read { yield storage.value.duration }
+        _read { yield storage.pointer.pointee.duration }
         _modify {
             CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.value.duration
+            yield &storage.pointer.pointee.duration
         }
     }
     /// TRANSP: opaque (busy) or transparent (free).
     @inlinable
     public var transparency: String? {
-        _read { yield storage.value.transparency }
+        _read { yield storage.pointer.pointee.transparency }
         _modify {
             CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.value.transparency
+            yield &storage.pointer.pointee.transparency
         }
     }
     /// Free/busy beyond TRANSP (Microsoft's X-MICROSOFT-CDO-BUSYSTATUS), when the source said.
     @inlinable
     public var busyStatus: Availability? {
-        _read { yield storage.value.busyStatus }
+        _read { yield storage.pointer.pointee.busyStatus }
         _modify {
             CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.value.busyStatus
+            yield &storage.pointer.pointee.busyStatus
         }
     }
     /// Set when the event belongs to a birthday calendar's kind: whose date it recalls.
     @inlinable
     public var birthday: Birthday? {
-        _read { yield storage.value.birthday }
+        _read { yield storage.pointer.pointee.birthday }
         _modify {
             CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.value.birthday
+            yield &storage.pointer.pointee.birthday
         }
     }
 
@@ -78,11 +78,11 @@ public struct Event: Hashable, Sendable {
     }
 
     public static func == (lhs: Event, rhs: Event) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.value == rhs.storage.value
+        lhs.storage === rhs.storage || lhs.storage.pointer.pointee == rhs.storage.pointer.pointee
     }
 
     public func hash(into hasher: inout Hasher) {
-        storage.value.hash(into: &hasher)
+        storage.pointer.pointee.hash(into: &hasher)
     }
 
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<CalendarItem, T>) -> T {

@@ -16,45 +16,45 @@ public struct Reminder: Hashable, Sendable {
 
     @inlinable
     public var item: CalendarItem {
-        _read { yield storage.value.item }
+        _read { yield storage.pointer.pointee.item }
         _modify {
             CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.value.item
+            yield &storage.pointer.pointee.item
         }
     }
     /// DUE.
     @inlinable
     public var due: CalendarDateTime? {
-        _read { yield storage.value.due }
+        _read { yield storage.pointer.pointee.due }
         _modify {
             CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.value.due
+            yield &storage.pointer.pointee.due
         }
     }
     @inlinable
     public var duration: CalendarDuration? {
-        _read { yield storage.value.duration }
+        _read { yield storage.pointer.pointee.duration }
         _modify {
             CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.value.duration
+            yield &storage.pointer.pointee.duration
         }
     }
     /// COMPLETED: when it was done.
     @inlinable
     public var completionDate: CalendarDateTime? {
-        _read { yield storage.value.completionDate }
+        _read { yield storage.pointer.pointee.completionDate }
         _modify {
             CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.value.completionDate
+            yield &storage.pointer.pointee.completionDate
         }
     }
     /// PERCENT-COMPLETE.
     @inlinable
     public var percentComplete: Int? {
-        _read { yield storage.value.percentComplete }
+        _read { yield storage.pointer.pointee.percentComplete }
         _modify {
             CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.value.percentComplete
+            yield &storage.pointer.pointee.percentComplete
         }
     }
 
@@ -63,11 +63,11 @@ public struct Reminder: Hashable, Sendable {
     }
 
     public static func == (lhs: Reminder, rhs: Reminder) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.value == rhs.storage.value
+        lhs.storage === rhs.storage || lhs.storage.pointer.pointee == rhs.storage.pointer.pointee
     }
 
     public func hash(into hasher: inout Hasher) {
-        storage.value.hash(into: &hasher)
+        storage.pointer.pointee.hash(into: &hasher)
     }
 
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<CalendarItem, T>) -> T {

@@ -259,12 +259,12 @@ final class BatchRun {
             let mark = transaction.stagedFiles.count
             do {
                 for stage in stages.indices { stages[stage].beginInput(name: inputs[index].name) }
-                // One input at a time: this thread writes, the reader gets the other jobs, its
-                // prefetching thread included. On two cores the writing thread has as much to do
-                // as the whole reader, so `-j 2` stays reader + writer; a worker for the reader
-                // only pays where there are more jobs.
-                var (r, bytesRead) = try open(index, log: log, concurrency: request.jobs - 1)
-                if request.jobs > 1 {
+                // One input at a time: this thread writes and the reader gets every job. A
+                // reader that spreads its work over threads (ICS: a worker parses components,
+                // and this thread parses the next one itself rather than wait) keeps both cores
+                // busy however the work divides; any other is read on a thread of its own.
+                var (r, bytesRead) = try open(index, log: log, concurrency: request.jobs)
+                if request.jobs > 1 && !r.readsOnSeveralThreads {
                     // Parse on a second core while this one writes.
                     let prefetcher = PrefetchingReader(r, bytesRead: bytesRead)
                     r = prefetcher

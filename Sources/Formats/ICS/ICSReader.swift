@@ -74,6 +74,9 @@ public struct ICSReader: CalendarReader {
         self.log = log
     }
 
+    /// With more than one thread, components are parsed by a worker and by the caller in turn.
+    public var readsOnSeveralThreads: Bool { options.concurrency > 1 }
+
     public mutating func next() throws -> CalendarStreamElement? {
         if options.concurrency > 1 { return try nextFromWorkers() }
         while true {

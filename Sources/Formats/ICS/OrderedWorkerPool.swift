@@ -82,10 +82,24 @@ final class OrderedWorkerPool<Job, Output> {
     }
 
     /// The output of the oldest job not yet taken, waiting for it if needed. Needs `pending > 0`.
+    ///
+    /// When no worker has started that job yet, the calling thread runs it itself instead of
+    /// waiting: on two cores the consumer (stages and writer) and one worker then share the
+    /// parsing as their loads allow, rather than one of them idling.
     func next() -> Output {
         precondition(pending > 0, "OrderedWorkerPool.next() without a pending job")
         shared.condition.lock()
-        while shared.outputs[0] == nil { shared.condition.wait() }
+        while shared.outputs[0] == nil {
+            if let oldest = shared.waiting.first, oldest.ticket == shared.firstTicket {
+                shared.waiting.removeFirst()
+                shared.condition.unlock()
+                let output = shared.work(oldest.job)
+                shared.condition.lock()
+                shared.outputs[0] = output
+                break
+            }
+            shared.condition.wait()
+        }
         // The pending jobs are few (the caller bounds them), so shifting the array is cheap.
         let output = shared.outputs.removeFirst()!
         shared.firstTicket += 1
