@@ -91,18 +91,21 @@ public enum BirthdayMarks {
         if let uid = item.uid, uid.utf8.count > 11, uid.utf8.suffix(11).elementsEqual("@google.com".utf8) { return true }
         if let url = item.url, hasAddressBookScheme(url) { return true }
         if !item.propertyParameters.isEmpty, startParameter(item, "X-APPLE-OMIT-YEAR") != nil { return true }
-        return item.properties.contains { p in
+        // By index and name only: a closure over the properties would copy each one.
+        for i in item.properties.indices {
             // Every mark is X-NEXTCLOUD-…, X-SABRE-…, X-APPLE-… or X-GOOGLE-…: two bytes
             // rule out most properties before a name is hashed.
-            var name = p.name.utf8.makeIterator()
-            guard name.next() == UInt8(ascii: "X"), name.next() == UInt8(ascii: "-") else { return false }
-            switch name.next() {
+            let name = item.properties[i].name
+            var bytes = name.utf8.makeIterator()
+            guard bytes.next() == UInt8(ascii: "X"), bytes.next() == UInt8(ascii: "-") else { continue }
+            switch bytes.next() {
             case UInt8(ascii: "N"), UInt8(ascii: "S"), UInt8(ascii: "A"), UInt8(ascii: "G"):
-                return propertyNames.contains(p.name) || p.name == "X-GOOGLE-CALENDAR-CONTENT-ICON"
+                if propertyNames.contains(name) || name == "X-GOOGLE-CALENDAR-CONTENT-ICON" { return true }
             default:
-                return false
+                continue
             }
         }
+        return false
     }
 
     /// Whether an item carries any vendor's birthday mark, so a writer need not add one.

@@ -170,7 +170,7 @@ public final class TimeZoneNormalizer {
             return
         }
         if recurs {
-            warnIfRecurrenceShifts(startZone: startZone, years: years(), line: line)
+            warnIfRecurrenceShifts(startZone: startZone, line: line)
         }
         if options.emitTimeZoneDefinitions {
             for name in used where !emitted.contains(name) {
@@ -338,8 +338,9 @@ public final class TimeZoneNormalizer {
 
     /// Occurrences follow the wall clock of the rule's zone; written in another zone they move
     /// across daylight-saving changes the two zones do not share, so say so.
-    private func warnIfRecurrenceShifts(startZone: String?, years: ClosedRange<Int>, line: Int) {
+    private func warnIfRecurrenceShifts(startZone: String?, line: Int) {
         if case .keep = options.output { return }
+        let years = years()
         guard let startZone else { return }
         let source = self.source(startZone, line: line)
         guard let rules = source.rules, source.resolution.zoneID != targetZone else { return }
