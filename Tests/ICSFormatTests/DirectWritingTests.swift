@@ -49,7 +49,7 @@ final class DirectWritingTests: XCTestCase {
         let participant = Participant(name: "A", url: "mailto:a@example.com", extraParameters: [Parameter("X-Y", "z")])
         let words = ParticipantWords(type: nil, role: "CHAIR", status: nil)
         var lines = ICSContentLines()
-        lines.participant("X-PERSON", participant, words: words)
+        lines.participant(TypedName("X-PERSON"), participant, words: words)
         XCTAssertEqual(
             String(decoding: lines.bytes, as: UTF8.self), "X-PERSON;VALUE=CAL-ADDRESS;CN=A;ROLE=CHAIR;X-Y=z:mailto:a@example.com\r\n")
     }

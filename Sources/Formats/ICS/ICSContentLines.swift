@@ -41,37 +41,40 @@ struct ICSContentLines: ICalendarEmitter {
         if case .binary = value { binary = true }
         writeLine(
             property.name, property.parameters, zone: Self.anchorZone(value),
-            declaredType: ValueCodec.declaredType(value, definition: PropertyTable.definition(property.name)), binary: binary
+            declaredType: ValueCodec.declaredType(value, defaultType: PropertyTable.info(property.name).defaultType),
+            binary: binary
         ) { ValueCodec.append(value, to: &$0) }
     }
 
-    mutating func property(_ name: String, _ parameters: [Parameter], _ value: TypedValue) {
+    mutating func property(_ name: TypedName, _ parameters: [Parameter], _ value: TypedValue) {
         // The single values typed fields hold skip the array a PropertyValue needs; each writes
         // what `property(_: Property)` writes for the same value.
         switch value {
         case .text(let text):
-            let type = ValueCodec.declaredType(.text, definition: PropertyTable.definition(name))
-            writeLine(name, parameters, zone: nil, declaredType: type, binary: false) { ValueCodec.appendEscaped(text, to: &$0) }
+            let type = ValueCodec.declaredType(.text, defaultType: name.defaultType)
+            writeLine(name.name, parameters, zone: nil, declaredType: type, binary: false) { ValueCodec.appendEscaped(text, to: &$0) }
         case .dateTime(let d):
-            let type = ValueCodec.declaredType(d.isDateOnly ? .date : .dateTime, definition: PropertyTable.definition(name))
-            writeLine(name, parameters, zone: d.reference.zoneIdentifier, declaredType: type, binary: false) { d.appendBasicISO(to: &$0) }
+            let type = ValueCodec.declaredType(d.isDateOnly ? .date : .dateTime, defaultType: name.defaultType)
+            writeLine(name.name, parameters, zone: d.reference.zoneIdentifier, declaredType: type, binary: false) {
+                d.appendBasicISO(to: &$0)
+            }
         case .integer(let n):
-            let type = ValueCodec.declaredType(.integer, definition: PropertyTable.definition(name))
-            writeLine(name, parameters, zone: nil, declaredType: type, binary: false) { $0.appendDecimal(n) }
+            let type = ValueCodec.declaredType(.integer, defaultType: name.defaultType)
+            writeLine(name.name, parameters, zone: nil, declaredType: type, binary: false) { $0.appendDecimal(n) }
         case .value(let v):
-            property(Property(name: name, parameters: parameters, value: v))
+            property(Property(name: name.name, parameters: parameters, value: v))
         }
     }
 
-    mutating func participant(_ name: String, _ participant: Participant, words: ParticipantWords) {
-        guard ValueCodec.declaredType(.calAddress, definition: PropertyTable.definition(name)) == nil else {
+    mutating func participant(_ name: TypedName, _ participant: Participant, words: ParticipantWords) {
+        guard ValueCodec.declaredType(.calAddress, defaultType: name.defaultType) == nil else {
             // A VALUE parameter to add (never for ATTENDEE and ORGANIZER): the generic path
             // places it among the participant's parameters.
-            property(ICalendarMapper.participantProperty(name, participant, words: words))
+            property(ICalendarMapper.participantProperty(name.name, participant, words: words))
             return
         }
         let start = bytes.count
-        ValueCodec.appendUTF8(name, to: &bytes)
+        ValueCodec.appendUTF8(name.name, to: &bytes)
         ICalendarMapper.forEachParameter(of: participant, words: words) { name, values in
             switch values {
             case .one(let v): appendParameter(name, v, inList: false)
