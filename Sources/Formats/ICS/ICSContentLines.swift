@@ -6,9 +6,8 @@ import ICalendarData
 /// generic properties and components.
 struct ICSContentLines: ICalendarEmitter {
     var bytes: [UInt8] = []
-    /// Where a line longer than 75 octets waits while it is copied back folded; kept to reuse
-    /// its storage.
-    private var unfolded: [UInt8] = []
+    /// Where a line longer than 75 octets is folded, kept to reuse its storage.
+    private var cuts: [Int] = []
 
     init() {
         bytes.reserveCapacity(1 << 17)
@@ -41,7 +40,7 @@ struct ICSContentLines: ICalendarEmitter {
         if case .binary = value { binary = true }
         writeLine(
             property.name, property.parameters, zone: Self.anchorZone(value),
-            declaredType: ValueCodec.declaredType(value, defaultType: PropertyTable.info(property.name).defaultType),
+            declaredType: ValueCodec.declaredType(value, defaultType: PropertyTable.defaultType(property.name)),
             binary: binary
         ) { ValueCodec.append(value, to: &$0) }
     }
@@ -134,25 +133,25 @@ struct ICSContentLines: ICalendarEmitter {
     /// A parameter value, quoted when it holds `:`, `;` or `,` (or is empty among several),
     /// caret-encoded (RFC 6868) when it holds `^`, a line break or `"`.
     private mutating func appendParameterValue(_ value: String, inList: Bool) {
-        var value = value
-        let (quote, encode) = value.withUTF8 { b -> (Bool, Bool) in
-            var quote = false
-            var encode = false
-            for c in b {
-                switch c {
-                case 0x3A, 0x3B, 0x2C: quote = true
-                case 0x5E, 0x0A, 0x22, 0x0D: encode = true
-                default: break
-                }
+        // Most values (words, names, addresses) need no caret encoding: scanned and copied in
+        // one access to their UTF-8, the specials below 0x40 found by one bit test each.
+        let quoteMask: UInt64 = 1 << 0x3A | 1 << 0x3B | 1 << 0x2C
+        let encodeMask: UInt64 = 1 << 0x0A | 1 << 0x0D | 1 << 0x22
+        let copied = value.utf8.withContiguousStorageIfAvailable { b -> Bool in
+            var quote = b.isEmpty && inList
+            for c in b where c < 0x40 || c == 0x5E {
+                if c == 0x5E || (1 << c) & encodeMask != 0 { return false }
+                if (1 << c) & quoteMask != 0 { quote = true }
             }
-            return (quote || (b.isEmpty && inList), encode)
+            if quote { bytes.append(UInt8(ascii: "\"")) }
+            bytes.append(contentsOf: b)
+            if quote { bytes.append(UInt8(ascii: "\"")) }
+            return true
         }
+        if copied == true { return }
+        let quote = value.utf8.contains { $0 == 0x3A || $0 == 0x3B || $0 == 0x2C } || (value.isEmpty && inList)
         if quote { bytes.append(UInt8(ascii: "\"")) }
-        if encode {
-            ValueCodec.appendUTF8(Self.caretEncoded(value), to: &bytes)
-        } else {
-            value.withUTF8 { bytes.append(contentsOf: $0) }
-        }
+        ValueCodec.appendUTF8(Self.caretEncoded(value), to: &bytes)
         if quote { bytes.append(UInt8(ascii: "\"")) }
     }
 
@@ -174,26 +173,37 @@ struct ICSContentLines: ICalendarEmitter {
     /// Ends the line that began at `start`: folds it at 75 octets, backing up to the start of
     /// a UTF-8 sequence so none is split, and adds CRLF.
     private mutating func endLine(from start: Int) {
-        if bytes.count - start > 75 {
-            // Most lines are short and stay where they were written; a long one is copied out
-            // and back with the folds.
-            unfolded.removeAll(keepingCapacity: true)
-            bytes.withUnsafeBufferPointer { unfolded.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start...])) }
-            bytes.removeLast(bytes.count - start)
-            unfolded.withUnsafeBufferPointer { line in
-                var from = 0
+        let end = bytes.count
+        if end - start > 75 {
+            // Folded in place: find the cuts, grow the buffer by a CRLF and space for each, then
+            // move the pieces after each cut right, the last first, so no piece is overwritten
+            // before it has moved.
+            cuts.removeAll(keepingCapacity: true)
+            bytes.withUnsafeBufferPointer { line in
+                var from = start
                 var limit = 75
-                while line.count - from > limit {
+                while end - from > limit {
                     var cut = from + limit
                     while cut > from + 1, line[cut] & 0xC0 == 0x80 { cut -= 1 }
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[from..<cut]))
-                    bytes.append(0x0D)
-                    bytes.append(0x0A)
-                    bytes.append(0x20)
+                    cuts.append(cut)
                     from = cut
                     limit = 74  // the leading space counts toward the next line's 75
                 }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[from...]))
+            }
+            bytes.append(contentsOf: repeatElement(0, count: 3 * cuts.count))
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                // Every index below is within the line, which is within the buffer.
+                guard let base = buffer.baseAddress else { return }
+                var pieceEnd = end
+                for k in stride(from: cuts.count, to: 0, by: -1) {
+                    let cut = cuts[k - 1]
+                    let shift = 3 * k
+                    UnsafeMutableRawPointer(base + cut + shift).copyMemory(from: base + cut, byteCount: pieceEnd - cut)
+                    base[cut + shift - 3] = 0x0D
+                    base[cut + shift - 2] = 0x0A
+                    base[cut + shift - 1] = 0x20
+                    pieceEnd = cut
+                }
             }
         }
         bytes.append(0x0D)

@@ -100,8 +100,11 @@ extension ValueCodec {
     /// byte by byte).
     @inline(__always)
     static func appendUTF8(_ s: String, to out: inout [UInt8]) {
-        var s = s
-        s.withUTF8 { out.append(contentsOf: $0) }
+        // Native Strings (all of them on Linux) are contiguous; the fallback never runs there.
+        if s.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
+            var s = s
+            s.withUTF8 { out.append(contentsOf: $0) }
+        }
     }
 
     /// Appends TEXT escaped (RFC 5545 §3.3.11) to a byte buffer.
