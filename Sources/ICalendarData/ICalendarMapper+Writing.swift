@@ -10,13 +10,42 @@ public protocol ICalendarEmitter {
     /// Closes the component opened last.
     mutating func end(_ name: String)
     /// A property made from a typed field, with the parameters recorded for it.
-    mutating func property(_ name: String, _ parameters: [Parameter], _ value: TypedValue)
+    mutating func property(_ name: TypedName, _ parameters: [Parameter], _ value: TypedValue)
     /// ATTENDEE or ORGANIZER; its parameters come from `forEachParameter(of:words:_:)`.
-    mutating func participant(_ name: String, _ participant: Participant, words: ParticipantWords)
+    mutating func participant(_ name: TypedName, _ participant: Participant, words: ParticipantWords)
     /// A property kept as it was read, or a rare typed one built whole.
     mutating func property(_ property: Property)
     /// A component kept as it was read.
     mutating func component(_ component: Component)
+}
+
+/// The name of a property the typed model has a field for, with its default value type looked
+/// up in `PropertyTable` once, so that a writer does not look the name up for every line.
+public struct TypedName: Sendable {
+    /// The property name.
+    public let name: String
+    /// The table's default value type; nil for a name without a definition.
+    public let defaultType: ValueType?
+
+    /// A name and its table facts.
+    public init(_ name: String) {
+        self.name = name
+        defaultType = PropertyTable.info(name).defaultType
+    }
+
+    // The names of the typed fields `emit` writes.
+    static let uid = TypedName("UID"), dtstamp = TypedName("DTSTAMP"), dtstart = TypedName("DTSTART")
+    static let dtend = TypedName("DTEND"), duration = TypedName("DURATION"), transp = TypedName("TRANSP")
+    static let due = TypedName("DUE"), completed = TypedName("COMPLETED")
+    static let percentComplete = TypedName("PERCENT-COMPLETE"), recurrenceID = TypedName("RECURRENCE-ID")
+    static let rrule = TypedName("RRULE"), rdate = TypedName("RDATE"), exdate = TypedName("EXDATE")
+    static let summary = TypedName("SUMMARY"), location = TypedName("LOCATION"), geo = TypedName("GEO")
+    static let description = TypedName("DESCRIPTION"), url = TypedName("URL"), status = TypedName("STATUS")
+    static let classification = TypedName("CLASS"), priority = TypedName("PRIORITY")
+    static let categories = TypedName("CATEGORIES"), organizer = TypedName("ORGANIZER")
+    static let attendee = TypedName("ATTENDEE"), sequence = TypedName("SEQUENCE"), created = TypedName("CREATED")
+    static let lastModified = TypedName("LAST-MODIFIED"), action = TypedName("ACTION"), trigger = TypedName("TRIGGER")
+    static let repeatCount = TypedName("REPEAT"), proximity = TypedName("X-APPLE-PROXIMITY")
 }
 
 /// The value of a property made from a typed field. Single values are cases of their own so
@@ -67,9 +96,9 @@ extension ICalendarMapper {
             let item = event.item
             out.begin("VEVENT")
             emitHead(item, to: &out)
-            if let end = event.end { out.property("DTEND", parameters("DTEND", item), .dateTime(end)) }
-            if let d = event.duration { out.property("DURATION", parameters("DURATION", item), .value(.duration(d))) }
-            if let t = event.transparency { out.property("TRANSP", parameters("TRANSP", item), .text(t)) }
+            if let end = event.end { out.property(.dtend, parameters(.dtend, item), .dateTime(end)) }
+            if let d = event.duration { out.property(.duration, parameters(.duration, item), .value(.duration(d))) }
+            if let t = event.transparency { out.property(.transp, parameters(.transp, item), .text(t)) }
             emitTail(item, to: &out)
             // A birthday that came from a format without vendor marks gets some, so that reading
             // the output back (here or in a sabre/dav server) knows it is a birthday again.
@@ -82,10 +111,10 @@ extension ICalendarMapper {
             let item = reminder.item
             out.begin("VTODO")
             emitHead(item, to: &out)
-            if let due = reminder.due { out.property("DUE", parameters("DUE", item), .dateTime(due)) }
-            if let d = reminder.duration { out.property("DURATION", parameters("DURATION", item), .value(.duration(d))) }
-            if let c = reminder.completionDate { out.property("COMPLETED", parameters("COMPLETED", item), .dateTime(c)) }
-            if let p = reminder.percentComplete { out.property("PERCENT-COMPLETE", parameters("PERCENT-COMPLETE", item), .integer(p)) }
+            if let due = reminder.due { out.property(.due, parameters(.due, item), .dateTime(due)) }
+            if let d = reminder.duration { out.property(.duration, parameters(.duration, item), .value(.duration(d))) }
+            if let c = reminder.completionDate { out.property(.completed, parameters(.completed, item), .dateTime(c)) }
+            if let p = reminder.percentComplete { out.property(.percentComplete, parameters(.percentComplete, item), .integer(p)) }
             emitTail(item, to: &out)
             emitComponents(item, to: &out)
             out.end("VTODO")
@@ -96,27 +125,27 @@ extension ICalendarMapper {
 
     /// Emits an alarm.
     public func emit<E: ICalendarEmitter>(_ alarm: Alarm, to out: inout E) {
-        func parameters(_ name: String) -> [Parameter] {
-            alarm.propertyParameters.isEmpty ? [] : alarm.propertyParameters[name] ?? []
+        func parameters(_ name: TypedName) -> [Parameter] {
+            alarm.propertyParameters.isEmpty ? [] : alarm.propertyParameters[name.name] ?? []
         }
         out.begin("VALARM")
         // An alarm read without ACTION (invalid, but seen) has the empty word and gets none back.
-        if alarm.action != .other("") { out.property("ACTION", parameters("ACTION"), .text(Self.word(alarm.action))) }
+        if alarm.action != .other("") { out.property(.action, parameters(.action), .text(Self.word(alarm.action))) }
         switch alarm.trigger {
         case .relative(let d, let toEnd):
-            var p = parameters("TRIGGER")
+            var p = parameters(.trigger)
             if toEnd { p.insert(Parameter("RELATED", "END"), at: 0) }
-            out.property("TRIGGER", p, .value(.duration(d)))
-        case .absolute(let d): out.property("TRIGGER", parameters("TRIGGER"), .dateTime(d))
+            out.property(.trigger, p, .value(.duration(d)))
+        case .absolute(let d): out.property(.trigger, parameters(.trigger), .dateTime(d))
         case nil: break
         }
-        if let v = alarm.repeatInterval { out.property("DURATION", parameters("DURATION"), .value(.duration(v))) }
-        if let v = alarm.repeatCount { out.property("REPEAT", parameters("REPEAT"), .integer(v)) }
-        if let v = alarm.uid { out.property("UID", parameters("UID"), .text(v)) }
-        if let v = alarm.description { out.property("DESCRIPTION", parameters("DESCRIPTION"), .text(v)) }
-        if let v = alarm.summary { out.property("SUMMARY", parameters("SUMMARY"), .text(v)) }
-        for a in alarm.attendees { out.participant("ATTENDEE", a, words: words(for: a)) }
-        if let v = alarm.proximity { out.property("X-APPLE-PROXIMITY", parameters("X-APPLE-PROXIMITY"), .text(v.rawValue)) }
+        if let v = alarm.repeatInterval { out.property(.duration, parameters(.duration), .value(.duration(v))) }
+        if let v = alarm.repeatCount { out.property(.repeatCount, parameters(.repeatCount), .integer(v)) }
+        if let v = alarm.uid { out.property(.uid, parameters(.uid), .text(v)) }
+        if let v = alarm.description { out.property(.description, parameters(.description), .text(v)) }
+        if let v = alarm.summary { out.property(.summary, parameters(.summary), .text(v)) }
+        for a in alarm.attendees { out.participant(.attendee, a, words: words(for: a)) }
+        if let v = alarm.proximity { out.property(.proximity, parameters(.proximity), .text(v.rawValue)) }
         if let v = alarm.structuredLocation { out.property(structuredLocationProperty(v)) }
         for p in alarm.properties { out.property(p) }
         for c in alarm.components { out.component(c) }
@@ -125,37 +154,37 @@ extension ICalendarMapper {
 
     /// The typed properties that open a component, in a stable order.
     private func emitHead<E: ICalendarEmitter>(_ item: CalendarItem, to out: inout E) {
-        if let uid = item.uid { out.property("UID", parameters("UID", item), .text(uid)) }
-        if let stamp = item.timestamp { out.property("DTSTAMP", parameters("DTSTAMP", item), .dateTime(stamp)) }
-        if let start = item.start { out.property("DTSTART", parameters("DTSTART", item), .dateTime(start)) }
+        if let uid = item.uid { out.property(.uid, parameters(.uid, item), .text(uid)) }
+        if let stamp = item.timestamp { out.property(.dtstamp, parameters(.dtstamp, item), .dateTime(stamp)) }
+        if let start = item.start { out.property(.dtstart, parameters(.dtstart, item), .dateTime(start)) }
     }
 
     private func emitTail<E: ICalendarEmitter>(_ item: CalendarItem, to out: inout E) {
         if let id = item.recurrenceID {
-            var p = parameters("RECURRENCE-ID", item)
+            var p = parameters(.recurrenceID, item)
             if item.recurrenceAppliesToFuture { p.append(Parameter("RANGE", "THISANDFUTURE")) }
-            out.property("RECURRENCE-ID", p, .dateTime(id))
+            out.property(.recurrenceID, p, .dateTime(id))
         }
-        for rule in item.recurrenceRules { out.property("RRULE", [], .value(.recurrence(rule))) }
-        for list in item.recurrenceDates { out.property("RDATE", list.extraParameters, Self.value(of: list)) }
-        for list in item.exceptionDates { out.property("EXDATE", list.extraParameters, Self.value(of: list)) }
-        if let title = item.title { out.property("SUMMARY", parameters("SUMMARY", item), .text(title)) }
-        if let location = item.location { out.property("LOCATION", parameters("LOCATION", item), .text(location)) }
+        for rule in item.recurrenceRules { out.property(.rrule, [], .value(.recurrence(rule))) }
+        for list in item.recurrenceDates { out.property(.rdate, list.extraParameters, Self.value(of: list)) }
+        for list in item.exceptionDates { out.property(.exdate, list.extraParameters, Self.value(of: list)) }
+        if let title = item.title { out.property(.summary, parameters(.summary, item), .text(title)) }
+        if let location = item.location { out.property(.location, parameters(.location, item), .text(location)) }
         if let geo = item.geo {
-            out.property("GEO", parameters("GEO", item), .value(.geo(latitude: geo.latitude, longitude: geo.longitude)))
+            out.property(.geo, parameters(.geo, item), .value(.geo(latitude: geo.latitude, longitude: geo.longitude)))
         }
         if let loc = item.structuredLocation { out.property(structuredLocationProperty(loc)) }
-        if let notes = item.notes { out.property("DESCRIPTION", parameters("DESCRIPTION", item), .text(notes)) }
-        if let url = item.url { out.property("URL", parameters("URL", item), .value(.uri(url))) }
-        if let status = item.status { out.property("STATUS", parameters("STATUS", item), .text(Self.word(status))) }
-        if let c = item.classification { out.property("CLASS", parameters("CLASS", item), .text(Self.word(c))) }
-        if let p = item.priority { out.property("PRIORITY", parameters("PRIORITY", item), .integer(p)) }
-        for group in item.categories { out.property("CATEGORIES", [], .value(.text(group))) }
-        if let organizer = item.organizer { out.participant("ORGANIZER", organizer, words: words(for: organizer)) }
-        for attendee in item.attendees { out.participant("ATTENDEE", attendee, words: words(for: attendee)) }
-        if let s = item.sequence { out.property("SEQUENCE", parameters("SEQUENCE", item), .integer(s)) }
-        if let c = item.created { out.property("CREATED", parameters("CREATED", item), .dateTime(c)) }
-        if let m = item.lastModified { out.property("LAST-MODIFIED", parameters("LAST-MODIFIED", item), .dateTime(m)) }
+        if let notes = item.notes { out.property(.description, parameters(.description, item), .text(notes)) }
+        if let url = item.url { out.property(.url, parameters(.url, item), .value(.uri(url))) }
+        if let status = item.status { out.property(.status, parameters(.status, item), .text(Self.word(status))) }
+        if let c = item.classification { out.property(.classification, parameters(.classification, item), .text(Self.word(c))) }
+        if let p = item.priority { out.property(.priority, parameters(.priority, item), .integer(p)) }
+        for group in item.categories { out.property(.categories, [], .value(.text(group))) }
+        if let organizer = item.organizer { out.participant(.organizer, organizer, words: words(for: organizer)) }
+        for attendee in item.attendees { out.participant(.attendee, attendee, words: words(for: attendee)) }
+        if let s = item.sequence { out.property(.sequence, parameters(.sequence, item), .integer(s)) }
+        if let c = item.created { out.property(.created, parameters(.created, item), .dateTime(c)) }
+        if let m = item.lastModified { out.property(.lastModified, parameters(.lastModified, item), .dateTime(m)) }
         for p in item.properties { out.property(p) }
     }
 
@@ -166,8 +195,8 @@ extension ICalendarMapper {
 
     /// The parameters recorded for a typed property; most items have none, which skips hashing
     /// the name.
-    private func parameters(_ name: String, _ item: CalendarItem) -> [Parameter] {
-        item.propertyParameters.isEmpty ? [] : item.propertyParameters[name] ?? []
+    private func parameters(_ name: TypedName, _ item: CalendarItem) -> [Parameter] {
+        item.propertyParameters.isEmpty ? [] : item.propertyParameters[name.name] ?? []
     }
 
     private static func value(of list: CalendarItem.DateList) -> TypedValue {
@@ -187,12 +216,12 @@ struct ComponentBuilder: ICalendarEmitter {
         if open.isEmpty { finished = done } else { open[open.count - 1].components.append(done) }
     }
 
-    mutating func property(_ name: String, _ parameters: [Parameter], _ value: TypedValue) {
-        open[open.count - 1].properties.append(Property(name: name, parameters: parameters, value: value.propertyValue))
+    mutating func property(_ name: TypedName, _ parameters: [Parameter], _ value: TypedValue) {
+        open[open.count - 1].properties.append(Property(name: name.name, parameters: parameters, value: value.propertyValue))
     }
 
-    mutating func participant(_ name: String, _ participant: Participant, words: ParticipantWords) {
-        open[open.count - 1].properties.append(ICalendarMapper.participantProperty(name, participant, words: words))
+    mutating func participant(_ name: TypedName, _ participant: Participant, words: ParticipantWords) {
+        open[open.count - 1].properties.append(ICalendarMapper.participantProperty(name.name, participant, words: words))
     }
 
     mutating func property(_ property: Property) { open[open.count - 1].properties.append(property) }

@@ -83,6 +83,22 @@ public enum PropertyTable {
         names.lookup(name) ?? .unknown
     }
 
+    /// The default value type of a property name, nil for X- and unknown names (as
+    /// `info(name).defaultType`), for writers: a long name is rejected by its length, without
+    /// copying the entries of the names it is compared with.
+    public static func defaultType(_ name: String) -> ValueType? {
+        let count = name.utf8.count
+        guard count > 16 else { return info(name).defaultType }
+        for i in longDefinitions.indices where longDefinitions[i].count == count {
+            if longDefinitions[i].name == name { return longDefinitions[i].type }
+        }
+        return nil
+    }
+
+    private static let longDefinitions: [(name: String, count: Int, type: ValueType)] = definitions.compactMap {
+        $0.key.utf8.count > 16 ? ($0.key, $0.key.utf8.count, $0.value.defaultType) : nil
+    }
+
     /// The entry and the shared name String for a name of up to 16 bytes the table knows, from
     /// the bytes a reader holds: no String is made for a known name.
     public static func info(nameBytes: UnsafeBufferPointer<UInt8>) -> (info: PropertyInfo, name: String)? {

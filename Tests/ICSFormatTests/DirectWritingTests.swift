@@ -49,7 +49,7 @@ final class DirectWritingTests: XCTestCase {
         let participant = Participant(name: "A", url: "mailto:a@example.com", extraParameters: [Parameter("X-Y", "z")])
         let words = ParticipantWords(type: nil, role: "CHAIR", status: nil)
         var lines = ICSContentLines()
-        lines.participant("X-PERSON", participant, words: words)
+        lines.participant(TypedName("X-PERSON"), participant, words: words)
         XCTAssertEqual(
             String(decoding: lines.bytes, as: UTF8.self), "X-PERSON;VALUE=CAL-ADDRESS;CN=A;ROLE=CHAIR;X-Y=z:mailto:a@example.com\r\n")
     }
@@ -88,5 +88,70 @@ final class DirectWritingTests: XCTestCase {
         XCTAssertEqual(CalendarDuration().rfc5545Text, "PT0S")
         XCTAssertEqual(CalendarDuration(isNegative: true, weeks: 2).rfc5545Text, "-P2W")
         XCTAssertEqual(CalendarDuration(days: 1, seconds: 30).rfc5545Text, "P1DT30S")
+    }
+
+    /// Writers look up a name's default value type without copying the table's long entries;
+    /// it must agree with the readers' `info(_:)` for every name, long or short, known or not.
+    func testTheWritersDefaultTypeLookupAgreesWithTheTable() {
+        let names =
+            Array(PropertyTable.definitions.keys) + [
+                "X-APPLE-STRUCTURED-LOCATION", "X-MICROSOFT-CDO-INTENDEDSTATUS", "X-APPLE-CALENDAR-COLOZ", "STYLED-DESCRIPTIOX",
+                "X-FOO", "ATTENDEE", "",
+            ]
+        for name in names {
+            XCTAssertEqual(PropertyTable.defaultType(name), PropertyTable.info(name).defaultType, name)
+            XCTAssertEqual(TypedName(name).defaultType, PropertyTable.info(name).defaultType, name)
+        }
+    }
+
+    /// Lines are folded in place; multi-byte characters at every place around the cuts of
+    /// lines with several folds must come out as folding a copy of the line does.
+    func testFoldingInPlaceAtEveryPlaceOfAMultiByteCharacter() {
+        func reference(_ line: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = []
+            var from = 0
+            var limit = 75
+            while line.count - from > limit {
+                var cut = from + limit
+                while cut > from + 1, line[cut] & 0xC0 == 0x80 { cut -= 1 }
+                out += line[from..<cut] + [0x0D, 0x0A, 0x20]
+                from = cut
+                limit = 74
+            }
+            return out + line[from...] + [0x0D, 0x0A]
+        }
+        for length in [60, 74, 75, 76, 150, 230] {
+            for special in ["é", "€", "😀"] {
+                for place in stride(from: 0, through: length, by: 1) {
+                    var text = String(repeating: "a", count: length)
+                    text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: place))
+                    var lines = ICSContentLines()
+                    lines.begin("VEVENT")
+                    let before = lines.bytes.count
+                    lines.property(TypedName("SUMMARY"), [], .text(text))
+                    XCTAssertEqual(Array(lines.bytes[before...]), reference(Array("SUMMARY:\(text)".utf8)), "\(length) \(place)")
+                }
+            }
+        }
+    }
+
+    /// Parameter values are copied in one piece unless they need quotes or caret encoding;
+    /// each special character takes the path that handles it.
+    func testParameterValuesAreQuotedAndCaretEncodedAsNeeded() {
+        let cases: [(String, String)] = [
+            ("Ann Lee", "Ann Lee"), ("Lee, Ann", "\"Lee, Ann\""), ("a:b", "\"a:b\""), ("a;b", "\"a;b\""),
+            ("say \"hi\"", "say ^'hi^'"), ("a^b", "a^^b"), ("two\nlines", "two^nlines"), ("cr\r\nlf", "cr^nlf"),
+            ("x, \"y\"", "\"x, ^'y^'\""), ("Zoë", "Zoë"), ("", ""),
+        ]
+        for (value, written) in cases {
+            var lines = ICSContentLines()
+            lines.participant(
+                TypedName("ATTENDEE"), Participant(name: value, url: "mailto:a@example.com"),
+                words: ParticipantWords(type: nil, role: nil, status: nil))
+            XCTAssertEqual(String(decoding: lines.bytes, as: UTF8.self), "ATTENDEE;CN=\(written):mailto:a@example.com\r\n", value)
+        }
+        var lines = ICSContentLines()
+        lines.property(Property(name: "X-P", parameters: [Parameter(name: "X-L", values: ["a", "", "b"])], value: .text(["v"])))
+        XCTAssertEqual(String(decoding: lines.bytes, as: UTF8.self), "X-P;VALUE=TEXT;X-L=a,\"\",b:v\r\n")
     }
 }

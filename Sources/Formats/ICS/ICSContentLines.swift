@@ -6,9 +6,8 @@ import ICalendarData
 /// generic properties and components.
 struct ICSContentLines: ICalendarEmitter {
     var bytes: [UInt8] = []
-    /// Where a line longer than 75 octets waits while it is copied back folded; kept to reuse
-    /// its storage.
-    private var unfolded: [UInt8] = []
+    /// Where a line longer than 75 octets is folded, kept to reuse its storage.
+    private var cuts: [Int] = []
 
     init() {
         bytes.reserveCapacity(1 << 17)
@@ -41,37 +40,40 @@ struct ICSContentLines: ICalendarEmitter {
         if case .binary = value { binary = true }
         writeLine(
             property.name, property.parameters, zone: Self.anchorZone(value),
-            declaredType: ValueCodec.declaredType(value, definition: PropertyTable.definition(property.name)), binary: binary
+            declaredType: ValueCodec.declaredType(value, defaultType: PropertyTable.defaultType(property.name)),
+            binary: binary
         ) { ValueCodec.append(value, to: &$0) }
     }
 
-    mutating func property(_ name: String, _ parameters: [Parameter], _ value: TypedValue) {
+    mutating func property(_ name: TypedName, _ parameters: [Parameter], _ value: TypedValue) {
         // The single values typed fields hold skip the array a PropertyValue needs; each writes
         // what `property(_: Property)` writes for the same value.
         switch value {
         case .text(let text):
-            let type = ValueCodec.declaredType(.text, definition: PropertyTable.definition(name))
-            writeLine(name, parameters, zone: nil, declaredType: type, binary: false) { ValueCodec.appendEscaped(text, to: &$0) }
+            let type = ValueCodec.declaredType(.text, defaultType: name.defaultType)
+            writeLine(name.name, parameters, zone: nil, declaredType: type, binary: false) { ValueCodec.appendEscaped(text, to: &$0) }
         case .dateTime(let d):
-            let type = ValueCodec.declaredType(d.isDateOnly ? .date : .dateTime, definition: PropertyTable.definition(name))
-            writeLine(name, parameters, zone: d.reference.zoneIdentifier, declaredType: type, binary: false) { d.appendBasicISO(to: &$0) }
+            let type = ValueCodec.declaredType(d.isDateOnly ? .date : .dateTime, defaultType: name.defaultType)
+            writeLine(name.name, parameters, zone: d.reference.zoneIdentifier, declaredType: type, binary: false) {
+                d.appendBasicISO(to: &$0)
+            }
         case .integer(let n):
-            let type = ValueCodec.declaredType(.integer, definition: PropertyTable.definition(name))
-            writeLine(name, parameters, zone: nil, declaredType: type, binary: false) { $0.appendDecimal(n) }
+            let type = ValueCodec.declaredType(.integer, defaultType: name.defaultType)
+            writeLine(name.name, parameters, zone: nil, declaredType: type, binary: false) { $0.appendDecimal(n) }
         case .value(let v):
-            property(Property(name: name, parameters: parameters, value: v))
+            property(Property(name: name.name, parameters: parameters, value: v))
         }
     }
 
-    mutating func participant(_ name: String, _ participant: Participant, words: ParticipantWords) {
-        guard ValueCodec.declaredType(.calAddress, definition: PropertyTable.definition(name)) == nil else {
+    mutating func participant(_ name: TypedName, _ participant: Participant, words: ParticipantWords) {
+        guard ValueCodec.declaredType(.calAddress, defaultType: name.defaultType) == nil else {
             // A VALUE parameter to add (never for ATTENDEE and ORGANIZER): the generic path
             // places it among the participant's parameters.
-            property(ICalendarMapper.participantProperty(name, participant, words: words))
+            property(ICalendarMapper.participantProperty(name.name, participant, words: words))
             return
         }
         let start = bytes.count
-        ValueCodec.appendUTF8(name, to: &bytes)
+        ValueCodec.appendUTF8(name.name, to: &bytes)
         ICalendarMapper.forEachParameter(of: participant, words: words) { name, values in
             switch values {
             case .one(let v): appendParameter(name, v, inList: false)
@@ -131,25 +133,25 @@ struct ICSContentLines: ICalendarEmitter {
     /// A parameter value, quoted when it holds `:`, `;` or `,` (or is empty among several),
     /// caret-encoded (RFC 6868) when it holds `^`, a line break or `"`.
     private mutating func appendParameterValue(_ value: String, inList: Bool) {
-        var value = value
-        let (quote, encode) = value.withUTF8 { b -> (Bool, Bool) in
-            var quote = false
-            var encode = false
-            for c in b {
-                switch c {
-                case 0x3A, 0x3B, 0x2C: quote = true
-                case 0x5E, 0x0A, 0x22, 0x0D: encode = true
-                default: break
-                }
+        // Most values (words, names, addresses) need no caret encoding: scanned and copied in
+        // one access to their UTF-8, the specials below 0x40 found by one bit test each.
+        let quoteMask: UInt64 = 1 << 0x3A | 1 << 0x3B | 1 << 0x2C
+        let encodeMask: UInt64 = 1 << 0x0A | 1 << 0x0D | 1 << 0x22
+        let copied = value.utf8.withContiguousStorageIfAvailable { b -> Bool in
+            var quote = b.isEmpty && inList
+            for c in b where c < 0x40 || c == 0x5E {
+                if c == 0x5E || (1 << c) & encodeMask != 0 { return false }
+                if (1 << c) & quoteMask != 0 { quote = true }
             }
-            return (quote || (b.isEmpty && inList), encode)
+            if quote { bytes.append(UInt8(ascii: "\"")) }
+            bytes.append(contentsOf: b)
+            if quote { bytes.append(UInt8(ascii: "\"")) }
+            return true
         }
+        if copied == true { return }
+        let quote = value.utf8.contains { $0 == 0x3A || $0 == 0x3B || $0 == 0x2C } || (value.isEmpty && inList)
         if quote { bytes.append(UInt8(ascii: "\"")) }
-        if encode {
-            ValueCodec.appendUTF8(Self.caretEncoded(value), to: &bytes)
-        } else {
-            value.withUTF8 { bytes.append(contentsOf: $0) }
-        }
+        ValueCodec.appendUTF8(Self.caretEncoded(value), to: &bytes)
         if quote { bytes.append(UInt8(ascii: "\"")) }
     }
 
@@ -171,26 +173,37 @@ struct ICSContentLines: ICalendarEmitter {
     /// Ends the line that began at `start`: folds it at 75 octets, backing up to the start of
     /// a UTF-8 sequence so none is split, and adds CRLF.
     private mutating func endLine(from start: Int) {
-        if bytes.count - start > 75 {
-            // Most lines are short and stay where they were written; a long one is copied out
-            // and back with the folds.
-            unfolded.removeAll(keepingCapacity: true)
-            bytes.withUnsafeBufferPointer { unfolded.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start...])) }
-            bytes.removeLast(bytes.count - start)
-            unfolded.withUnsafeBufferPointer { line in
-                var from = 0
+        let end = bytes.count
+        if end - start > 75 {
+            // Folded in place: find the cuts, grow the buffer by a CRLF and space for each, then
+            // move the pieces after each cut right, the last first, so no piece is overwritten
+            // before it has moved.
+            cuts.removeAll(keepingCapacity: true)
+            bytes.withUnsafeBufferPointer { line in
+                var from = start
                 var limit = 75
-                while line.count - from > limit {
+                while end - from > limit {
                     var cut = from + limit
                     while cut > from + 1, line[cut] & 0xC0 == 0x80 { cut -= 1 }
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[from..<cut]))
-                    bytes.append(0x0D)
-                    bytes.append(0x0A)
-                    bytes.append(0x20)
+                    cuts.append(cut)
                     from = cut
                     limit = 74  // the leading space counts toward the next line's 75
                 }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[from...]))
+            }
+            bytes.append(contentsOf: repeatElement(0, count: 3 * cuts.count))
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                // Every index below is within the line, which is within the buffer.
+                guard let base = buffer.baseAddress else { return }
+                var pieceEnd = end
+                for k in stride(from: cuts.count, to: 0, by: -1) {
+                    let cut = cuts[k - 1]
+                    let shift = 3 * k
+                    UnsafeMutableRawPointer(base + cut + shift).copyMemory(from: base + cut, byteCount: pieceEnd - cut)
+                    base[cut + shift - 3] = 0x0D
+                    base[cut + shift - 2] = 0x0A
+                    base[cut + shift - 1] = 0x20
+                    pieceEnd = cut
+                }
             }
         }
         bytes.append(0x0D)

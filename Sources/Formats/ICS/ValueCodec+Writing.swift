@@ -3,14 +3,14 @@ import ICalendarData
 
 extension ValueCodec {
     /// The VALUE type to declare for a value of type `type`: none when it is the property's
-    /// default; unknown properties default to no type at all, so any typed value says its type.
-    static func declaredType(_ type: ValueType, definition: PropertyDefinition?) -> String? {
-        guard let definition else { return type.rawValue }
-        return definition.defaultType == type ? nil : type.rawValue
+    /// default (`PropertyInfo.defaultType`); unknown properties default to no type at all, so
+    /// any typed value says its type.
+    static func declaredType(_ type: ValueType, defaultType: ValueType?) -> String? {
+        defaultType == type ? nil : type.rawValue
     }
 
     /// The VALUE type to declare for a value when it differs from the property's default.
-    static func declaredType(_ value: PropertyValue, definition: PropertyDefinition?) -> String? {
+    static func declaredType(_ value: PropertyValue, defaultType: ValueType?) -> String? {
         let type: ValueType
         switch value {
         case .text: type = .text
@@ -29,7 +29,7 @@ extension ValueCodec {
         case .times: type = .time
         case .unknown(let declared, _): return declared
         }
-        return declaredType(type, definition: definition)
+        return declaredType(type, defaultType: defaultType)
     }
 
     /// Appends the text form of a value (TEXT escaped) to a byte buffer.
@@ -100,8 +100,11 @@ extension ValueCodec {
     /// byte by byte).
     @inline(__always)
     static func appendUTF8(_ s: String, to out: inout [UInt8]) {
-        var s = s
-        s.withUTF8 { out.append(contentsOf: $0) }
+        // Native Strings (all of them on Linux) are contiguous; the fallback never runs there.
+        if s.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
+            var s = s
+            s.withUTF8 { out.append(contentsOf: $0) }
+        }
     }
 
     /// Appends TEXT escaped (RFC 5545 §3.3.11) to a byte buffer.
