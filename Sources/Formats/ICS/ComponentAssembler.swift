@@ -38,9 +38,10 @@ struct ComponentAssembler {
     /// Parses a content line of the innermost open component and adds its property.
     mutating func add(_ bytes: [UInt8], line: Int) throws {
         guard let parsed = try Self.parse(bytes, line: line, options: options, log: log) else { return }
+        let id = parsed.info.id
         let property = try decoder.property(from: parsed)
         if stack.count == 1 && item != nil {
-            item!.add(property, id: parsed.info.id)
+            item!.add(property, id: id)
         } else {
             stack[stack.count - 1].component.properties.append(property)
         }
