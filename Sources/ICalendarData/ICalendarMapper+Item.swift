@@ -1,9 +1,6 @@
 import CalendarModel
 
 extension ICalendarMapper {
-    /// Parameters the typed fields of date-time properties hold themselves.
-    private static let rangeParameter = "RANGE"
-
     /// Builds the typed entry of a VEVENT or VTODO one property at a time, in source order:
     /// `entry(from:)` feeds it a whole component, and the ICS reader each property as it decodes
     /// it, with the id it looked up already, so that no component tree is built, copied and freed
