@@ -1,88 +1,110 @@
 import CalendarModel
 
 extension ICalendarMapper {
-    /// Parameters the typed fields of date-time properties hold themselves.
-    private static let rangeParameter = "RANGE"
+    /// Builds the typed entry of a VEVENT or VTODO one property at a time, in source order:
+    /// `entry(from:)` feeds it a whole component, and the ICS reader each property as it decodes
+    /// it, with the id it looked up already, so that no component tree is built, copied and freed
+    /// for the typed entries.
+    public struct ItemBuilder {
+        private let mapper: ICalendarMapper
+        private let isEvent: Bool
+        private var item = CalendarItem()
+        /// DTEND of an event, DUE of a to-do.
+        private var end: CalendarDateTime?
+        private var duration: CalendarDuration?
+        private var transparency: String?
+        private var completionDate: CalendarDateTime?
+        private var percentComplete: Int?
 
-    func event(from component: Component) -> Event {
-        var event = Event()
-        var rest: [Property] = []
-        for property in component.properties {
-            let id = PropertyTable.info(property.name).id
-            if fillItem(&event.item, with: property, id: id) { continue }
+        /// A builder for a top-level component called `componentName`; nil unless it is a VEVENT
+        /// or a VTODO (the other components stay generic trees).
+        public init?(mapper: ICalendarMapper, componentName: String) {
+            switch componentName {
+            case "VEVENT": isEvent = true
+            case "VTODO": isEvent = false
+            default: return nil
+            }
+            self.mapper = mapper
+        }
+
+        /// Puts a property of the component into its typed field, or keeps it as a generic one.
+        public mutating func add(_ property: __owned Property, id: PropertyID) {
+            if mapper.fillItem(&item, with: property, id: id) { return }
             var taken = false
             switch id {
-            case .dtend:
-                if event.end == nil, let d = singleDate(property.value) {
-                    event.end = d
+            case .dtend where isEvent, .due where !isEvent:
+                if end == nil, let d = mapper.singleDate(property.value) {
+                    end = d
                     taken = true
                 }
             case .duration:
-                if event.duration == nil, case .duration(let d) = property.value {
-                    event.duration = d
+                if duration == nil, case .duration(let d) = property.value {
+                    duration = d
                     taken = true
                 }
-            case .transp:
-                if event.transparency == nil, let t = singleText(property.value) {
-                    event.transparency = t
+            case .transp where isEvent:
+                if transparency == nil, let t = mapper.singleText(property.value) {
+                    transparency = t
+                    taken = true
+                }
+            case .completed where !isEvent:
+                if completionDate == nil, let d = mapper.singleDate(property.value) {
+                    completionDate = d
+                    taken = true
+                }
+            case .percentComplete where !isEvent:
+                if percentComplete == nil, case .integer(let n) = property.value, n.count == 1 {
+                    percentComplete = n[0]
                     taken = true
                 }
             default: break
             }
             if taken {
-                keepParameters(property, in: &event.item)
+                mapper.keepParameters(property, in: &item)
             } else {
-                rest.append(property)
+                item.properties.append(property)
             }
         }
-        finishItem(&event.item, leftovers: rest, components: component.components)
-        return event
+
+        /// Adds a sub-component: an alarm when it is a VALARM, else a generic component.
+        public mutating func add(_ component: __owned Component) {
+            if component.name == "VALARM" {
+                item.alarms.append(mapper.alarm(from: component))
+            } else {
+                item.components.append(component)
+            }
+        }
+
+        /// The entry built.
+        public __consuming func finished() -> CalendarEntry {
+            if isEvent {
+                var event = Event(item: item)
+                event.end = end
+                event.duration = duration
+                event.transparency = transparency
+                return .event(event)
+            }
+            var reminder = Reminder(item: item)
+            reminder.due = end
+            reminder.duration = duration
+            reminder.completionDate = completionDate
+            reminder.percentComplete = percentComplete
+            return .reminder(reminder)
+        }
     }
 
-    func reminder(from component: Component) -> Reminder {
-        var reminder = Reminder()
-        var rest: [Property] = []
-        for property in component.properties {
-            let id = PropertyTable.info(property.name).id
-            if fillItem(&reminder.item, with: property, id: id) { continue }
-            var taken = false
-            switch id {
-            case .due:
-                if reminder.due == nil, let d = singleDate(property.value) {
-                    reminder.due = d
-                    taken = true
-                }
-            case .duration:
-                if reminder.duration == nil, case .duration(let d) = property.value {
-                    reminder.duration = d
-                    taken = true
-                }
-            case .completed:
-                if reminder.completionDate == nil, let d = singleDate(property.value) {
-                    reminder.completionDate = d
-                    taken = true
-                }
-            case .percentComplete:
-                if reminder.percentComplete == nil, case .integer(let n) = property.value, n.count == 1 {
-                    reminder.percentComplete = n[0]
-                    taken = true
-                }
-            default: break
-            }
-            if taken {
-                keepParameters(property, in: &reminder.item)
-            } else {
-                rest.append(property)
-            }
-        }
-        finishItem(&reminder.item, leftovers: rest, components: component.components)
-        return reminder
+    /// The typed entry of a VEVENT or VTODO; nil for any other component.
+    func item(from component: Component) -> CalendarEntry? {
+        guard var builder = ItemBuilder(mapper: self, componentName: component.name) else { return nil }
+        for property in component.properties { builder.add(property, id: PropertyTable.info(property.name).id) }
+        for child in component.components { builder.add(child) }
+        return builder.finished()
     }
 
     // MARK: - Shared item fields
 
     /// Puts a property into its typed field when the field is free; returns whether it did.
-    private func fillItem(_ item: inout CalendarItem, with property: Property, id: PropertyID) -> Bool {
+    fileprivate func fillItem(_ item: inout CalendarItem, with property: Property, id: PropertyID) -> Bool {
         var taken = false
         switch id {
         case .uid: if item.uid == nil, let t = singleText(property.value) { item.uid = t; taken = true }
@@ -140,17 +162,6 @@ extension ICalendarMapper {
         }
         if taken { keepParameters(property, in: &item) }
         return taken
-    }
-
-    private func finishItem(_ item: inout CalendarItem, leftovers: [Property], components: [Component]) {
-        item.properties = leftovers
-        for child in components {
-            if child.name == "VALARM" {
-                item.alarms.append(alarm(from: child))
-            } else {
-                item.components.append(child)
-            }
-        }
     }
 
     // MARK: - Values

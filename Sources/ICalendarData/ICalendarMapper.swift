@@ -15,9 +15,8 @@ public struct ICalendarMapper: Sendable {
 
     /// The typed entry for a top-level component of a VCALENDAR.
     public func entry(from component: Component) -> CalendarEntry {
+        if let entry = item(from: component) { return entry }
         switch component.name {
-        case "VEVENT": return .event(event(from: component))
-        case "VTODO": return .reminder(reminder(from: component))
         case "VTIMEZONE": return .timeZone(component)
         default: return .other(component)
         }

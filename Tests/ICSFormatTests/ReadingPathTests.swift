@@ -43,6 +43,34 @@ final class ReadingPathTests: XCTestCase {
         return (elements, log.diagnostics.map { "\($0.line ?? 0): \($0.message)" })
     }
 
+    /// The reader maps VEVENT and VTODO property by property as it decodes them
+    /// (`ICalendarMapper.ItemBuilder`); that must give what mapping the whole component tree
+    /// gives (the path jCal and xCal take), sub-components, repeats and leftovers included.
+    func testStreamedEntriesEqualMappedComponentTrees() throws {
+        let text = (Self.lines.dropLast() + [
+            "BEGIN:VEVENT", "UID:e2", "DTSTART:20240101T100000Z", "DTEND:20240101T110000Z", "DTEND:20240101T120000Z",
+            "DURATION:PT1H", "TRANSP:TRANSPARENT", "DUE:20240102", "RECURRENCE-ID;RANGE=THISANDFUTURE:20240101T100000Z",
+            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER;RELATED=END:-PT5M", "END:VALARM", "BEGIN:X-CHILD", "X-A:1", "END:X-CHILD",
+            "END:VEVENT", "BEGIN:VTODO", "UID:t1", "DUE:20240105", "COMPLETED:20240104T090000Z", "PERCENT-COMPLETE:40",
+            "PERCENT-COMPLETE:50", "DTEND:20240106", "TRANSP:OPAQUE", "ORGANIZER;CN=O:mailto:o@example.com", "END:VTODO",
+            "BEGIN:VJOURNAL", "UID:j1", "END:VJOURNAL", "END:VCALENDAR",
+        ]).joined(separator: "\r\n")
+        let streamed = try read(MemoryByteSource(Array(text.utf8)))
+        let log = DiagnosticLog()
+        var trees = ICSReader.componentTreeReader(
+            source: MemoryByteSource(Array(text.utf8)), options: ReadOptions(sourceName: "edge.ics"), log: log)
+        var mapped: [CalendarEntry] = []
+        while let e = try trees.next() {
+            if case .entry(.other(let component), _) = e { mapped.append(ICalendarMapper().entry(from: component)) }
+        }
+        let entries = streamed.elements.compactMap { e -> CalendarEntry? in
+            if case .entry(let entry, _) = e { return entry }
+            return nil
+        }
+        XCTAssertEqual(entries.count, 5)
+        XCTAssertEqual(entries, mapped)
+    }
+
     func testEveryLineEndingAndEveryBufferSplitReadsTheSame() throws {
         let crlf = try read(MemoryByteSource(Array(Self.lines.joined(separator: "\r\n").utf8) + [13, 10]))
         for ending in ["\n", "\r"] {

@@ -15,6 +15,9 @@ struct ComponentAssembler {
     /// The top-level component being built and the components open inside it, with the lines
     /// that opened them.
     private var stack: [(component: Component, line: Int)] = []
+    /// The typed entry being built when the top-level component is a VEVENT or VTODO: its
+    /// properties and sub-components go there as they are made, not into `stack[0]`.
+    private var item: ICalendarMapper.ItemBuilder?
 
     init(options: ReadOptions, log: DiagnosticLog, mapper: ICalendarMapper, yieldsComponentTrees: Bool) {
         self.decoder = PropertyDecoder(options: options, log: log)
@@ -28,23 +31,34 @@ struct ComponentAssembler {
     var isIdle: Bool { stack.isEmpty }
 
     mutating func begin(_ name: String, line: Int) {
+        if stack.isEmpty && !yieldsComponentTrees { item = ICalendarMapper.ItemBuilder(mapper: mapper, componentName: name) }
         stack.append((Component(name: name), line))
     }
 
     /// Parses a content line of the innermost open component and adds its property.
     mutating func add(_ bytes: [UInt8], line: Int) throws {
         guard let parsed = try Self.parse(bytes, line: line, options: options, log: log) else { return }
+        let id = parsed.info.id
         let property = try decoder.property(from: parsed)
-        stack[stack.count - 1].component.properties.append(property)
+        if stack.count == 1 && item != nil {
+            item!.add(property, id: id)
+        } else {
+            stack[stack.count - 1].component.properties.append(property)
+        }
     }
 
     /// Closes the innermost open component; returns the entry when it was a top-level one.
     mutating func end() -> CalendarStreamElement? {
         let done = stack.removeLast()
         guard stack.isEmpty else {
-            stack[stack.count - 1].component.components.append(done.component)
+            if stack.count == 1 && item != nil {
+                item!.add(done.component)
+            } else {
+                stack[stack.count - 1].component.components.append(done.component)
+            }
             return nil
         }
+        if let built = item.take() { return .entry(built.finished(), line: done.line) }
         return .entry(yieldsComponentTrees ? .other(done.component) : mapper.entry(from: done.component), line: done.line)
     }
 

@@ -7,8 +7,11 @@ struct PropertyDecoder {
     let options: ReadOptions
     let log: DiagnosticLog
 
-    func property(from line: ContentLine) throws -> Property {
-        var parameters = line.parameters
+    func property(from line: __owned ContentLine) throws -> Property {
+        var line = line
+        // Taken out, not copied: the line is done with once its property is made.
+        var parameters: [Parameter] = []
+        swap(&parameters, &line.parameters)
         let info = line.info
         var declared: String?
         var tzidCount = 0
@@ -71,7 +74,7 @@ struct PropertyDecoder {
             let zone = parameters[tzIndex].value
             if value.anchor(inZone: zone) { parameters.remove(at: tzIndex) }
         }
-        return Property(name: line.name, parameters: parameters, value: value)
+        return Property(name: line.name, parameters: parameters, value: consume value)
     }
 
     /// Whether a parameter has an upper-case name; the length test first keeps most mismatches
