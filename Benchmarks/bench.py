@@ -22,21 +22,35 @@ ROOT = os.path.dirname(HERE)
 SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared", "bench"))
 
 
+def run_once(cmd):
+    """Wall seconds and peak RSS (KB) of one run of cmd."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"failed ({os.waitstatus_to_exitcode(status)}): {' '.join(cmd)}\n{err}")
+    return elapsed, usage.ru_maxrss
+
+
 def run(cmd, runs):
     """Median wall seconds and max peak RSS (KB) of `runs` runs of cmd."""
-    times, rss = [], []
-    for _ in range(runs):
-        start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(proc.pid, 0)
-        elapsed = time.perf_counter() - start
-        err = proc.stderr.read().decode(errors="replace")
-        proc.stderr.close()
-        if os.waitstatus_to_exitcode(status) != 0:
-            sys.exit(f"failed ({os.waitstatus_to_exitcode(status)}): {' '.join(cmd)}\n{err}")
-        times.append(elapsed)
-        rss.append(usage.ru_maxrss)
-    return statistics.median(times), max(rss)
+    results = [run_once(cmd) for _ in range(runs)]
+    return statistics.median(r[0] for r in results), max(r[1] for r in results)
+
+
+def run_alternating(cmds, runs):
+    """Runs each command once per round, in turn, for `runs` rounds, so that a slow spell on this
+    shared machine falls on every tool alike; per command the median seconds, max RSS and the
+    seconds of each round (for ratios taken round by round)."""
+    rounds = [[run_once(cmd) for cmd in cmds] for _ in range(runs)]
+    out = []
+    for i in range(len(cmds)):
+        times = [r[i][0] for r in rounds]
+        out.append((statistics.median(times), max(r[i][1] for r in rounds), times))
+    return out
 
 
 def archive(directory, items):
@@ -87,8 +101,8 @@ def main():
         events = info["items"]
         rows = []
 
-        def measure(label, cmd, runs):
-            seconds, rss = run(cmd, runs)
+        def measure(label, cmd, runs, result=None):
+            seconds, rss = result[:2] if result else run(cmd, runs)
             row = {"items": items, "megabytes": round(mb, 1), "label": label, "seconds": round(seconds, 3),
                    "events_per_second": round(events / seconds), "megabytes_per_second": round(mb / seconds, 1),
                    "peak_rss_mb": round(rss / 1024, 1)}
@@ -97,19 +111,25 @@ def main():
                   flush=True)
             return row
 
-        cp_ics = measure("calport ICS -> ICS", [args.calport, "convert", path, "-o", out("calport.ics"), "--no-progress"], args.runs)
+        # The issue's comparison: calport ICS -> ICS against libical, run in alternation.
+        cp_ics_cmd = [args.calport, "convert", path, "-o", out("calport.ics"), "--no-progress"]
+        li_cmd = [libical, path, out("libical.ics")]
+        cp_result, li_result = run_alternating([cp_ics_cmd, li_cmd], args.runs)
+        cp_ics = measure("calport ICS -> ICS", cp_ics_cmd, args.runs, cp_result)
         cp_jsonl = measure("calport ICS -> jsonl", [args.calport, "convert", path, "-o", out("calport.jsonl"), "--no-progress"], args.runs)
         cp_jcal = None
         if has_jcal:
             cp_jcal = measure("calport ICS -> jcal", [args.calport, "convert", path, "-o", out("calport.jcal"), "-t", "jcal", "--no-progress"],
                               args.runs)
-        li = measure("libical parse+serialize ICS -> ICS", [libical, path, out("libical.ics")], args.runs)
+        li = measure("libical parse+serialize ICS -> ICS", li_cmd, args.runs, li_result)
+        round_ratios = sorted(l / c for l, c in zip(li_result[2], cp_result[2]))
         py_ics = py_json = None
         if items <= args.skip_python_above:
             py = [sys.executable, os.path.join(SHARED, "py_icalendar_run.py")]
             py_ics = measure("python icalendar ICS -> ICS", py + ["ics", path, out("python.ics")], args.python_runs)
             py_json = measure("python icalendar ICS -> jCal", py + ["json", path, out("python.json")], args.python_runs)
         print(f"  calport ICS->ICS throughput = {li['seconds'] / cp_ics['seconds']:.2f}x libical"
+              + f" (round by round: median {statistics.median(round_ratios):.2f}x, {round_ratios[0]:.2f}x-{round_ratios[-1]:.2f}x)"
               + (f", {py_ics['seconds'] / cp_ics['seconds']:.1f}x python icalendar" if py_ics else ""))
         if cp_jcal and py_json:
             print(f"  calport ICS->jcal throughput = {py_json['seconds'] / cp_jcal['seconds']:.1f}x python icalendar (jCal)")
