@@ -34,4 +34,18 @@ extension PropertyValue {
             return false
         }
     }
+
+    /// Takes the zone of a property's TZID parameter into the value (RFC 5545 §3.2.19) and
+    /// removes the parameter, when exactly one TZID names one zone and `anchor(inZone:)` takes
+    /// it; otherwise value and parameters stay as they are. ICS, jCal and xCal read TZID so.
+    public mutating func anchor(inZoneOf parameters: inout [Parameter]) {
+        var found: Int?
+        for i in parameters.indices where parameters[i].name == "TZID" {
+            // Two TZIDs name no one zone: both stay parameters.
+            guard found == nil else { return }
+            found = i
+        }
+        guard let index = found, parameters[index].values.count == 1, anchor(inZone: parameters[index].values[0]) else { return }
+        parameters.remove(at: index)
+    }
 }

@@ -14,17 +14,11 @@ struct PropertyDecoder {
         swap(&parameters, &line.parameters)
         let info = line.info
         var declared: String?
-        var tzidCount = 0
-        var tzIndex = -1
-        if !parameters.isEmpty {
-            if let index = parameters.firstIndex(where: { Self.isNamed($0, "VALUE") }), parameters[index].values.count == 1 {
-                declared = parameters[index].value
-                parameters.remove(at: index)
-            }
-            for (index, parameter) in parameters.enumerated() where Self.isNamed(parameter, "TZID") {
-                tzidCount += 1
-                tzIndex = index
-            }
+        if !parameters.isEmpty, let index = parameters.firstIndex(where: { Self.isNamed($0, "VALUE") }),
+            parameters[index].values.count == 1
+        {
+            declared = parameters[index].value
+            parameters.remove(at: index)
         }
         let type: ValueType?
         if let declared {
@@ -70,10 +64,7 @@ struct PropertyDecoder {
             log.warning(file: options.sourceName, line: line.line, "\(line.name): VALUE=DATE but a DATE-TIME value; kept as text")
             return Property(name: line.name, parameters: parameters, value: .unknown(type: declared, literal: line.value))
         }
-        if tzidCount == 1, parameters[tzIndex].values.count == 1 {
-            let zone = parameters[tzIndex].value
-            if value.anchor(inZone: zone) { parameters.remove(at: tzIndex) }
-        }
+        if !parameters.isEmpty { value.anchor(inZoneOf: &parameters) }
         return Property(name: line.name, parameters: parameters, value: consume value)
     }
 

@@ -92,11 +92,7 @@ public struct JCalValueDecoder {
             value = .unknown(type: params[i].value, literal: literal)
             params.remove(at: i)
         }
-        if params.filter({ $0.name == "TZID" }).count == 1, let i = params.firstIndex(where: { $0.name == "TZID" }),
-            params[i].values.count == 1, value.anchor(inZone: params[i].value)
-        {
-            params.remove(at: i)
-        }
+        value.anchor(inZoneOf: &params)
         return Property(name: name, parameters: params, value: value)
     }
 

@@ -84,11 +84,7 @@ struct XCalDecoder {
             value = .unknown(type: parameters[i].value, literal: literal)
             parameters.remove(at: i)
         }
-        if parameters.filter({ $0.name == "TZID" }).count == 1, let i = parameters.firstIndex(where: { $0.name == "TZID" }),
-            parameters[i].values.count == 1, value.anchor(inZone: parameters[i].value)
-        {
-            parameters.remove(at: i)
-        }
+        value.anchor(inZoneOf: &parameters)
         return Property(name: name, parameters: parameters, value: value)
     }
 
