@@ -64,7 +64,9 @@ public enum CalendarEntry: Hashable, Sendable {
 /// What readers produce and writers consume, in order: each calendar opens, streams its
 /// entries and closes; a stream may hold several calendars.
 public enum CalendarStreamElement: Hashable, Sendable {
-    case beginCalendar(Calendar)
+    // Boxed: a calendar's header is far larger than an entry, and every element of the
+    // stream, item after item, would otherwise be copied at the header's size.
+    indirect case beginCalendar(Calendar)
     case entry(CalendarEntry, line: Int)
     /// Closes the calendar; carries properties that stood after its components, if any.
     case endCalendar(trailingProperties: [Property])

@@ -21,57 +21,25 @@ public struct Event: Hashable, Sendable {
     @usableFromInline
     var storage: CopyOnWriteBox<Fields>
 
+    /// The stored fields, read in place or made unique before a change.
     @inlinable
-    public var item: CalendarItem {
-        _read { yield storage.pointer.pointee.item }
+    var fields: Fields {
+        _read { yield storage.pointer.pointee }
         _modify {
             CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.pointer.pointee.item
+            yield &storage.pointer.pointee
         }
     }
-    @inlinable
-    public var end: CalendarDateTime? {
-        _read { yield storage.pointer.pointee.end }
-        _modify {
-            CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.pointer.pointee.end
-        }
-    }
-    @inlinable
-    public var duration: CalendarDuration? {
-        _read { yield storage.pointer.pointee.duration }
-        _modify {
-            CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.pointer.pointee.duration
-        }
-    }
+
+    @inlinable public var item: CalendarItem { _read { yield fields.item } _modify { yield &fields.item } }
+    @inlinable public var end: CalendarDateTime? { _read { yield fields.end } _modify { yield &fields.end } }
+    @inlinable public var duration: CalendarDuration? { _read { yield fields.duration } _modify { yield &fields.duration } }
     /// TRANSP: opaque (busy) or transparent (free).
-    @inlinable
-    public var transparency: String? {
-        _read { yield storage.pointer.pointee.transparency }
-        _modify {
-            CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.pointer.pointee.transparency
-        }
-    }
+    @inlinable public var transparency: String? { _read { yield fields.transparency } _modify { yield &fields.transparency } }
     /// Free/busy beyond TRANSP (Microsoft's X-MICROSOFT-CDO-BUSYSTATUS), when the source said.
-    @inlinable
-    public var busyStatus: Availability? {
-        _read { yield storage.pointer.pointee.busyStatus }
-        _modify {
-            CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.pointer.pointee.busyStatus
-        }
-    }
+    @inlinable public var busyStatus: Availability? { _read { yield fields.busyStatus } _modify { yield &fields.busyStatus } }
     /// Set when the event belongs to a birthday calendar's kind: whose date it recalls.
-    @inlinable
-    public var birthday: Birthday? {
-        _read { yield storage.pointer.pointee.birthday }
-        _modify {
-            CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.pointer.pointee.birthday
-        }
-    }
+    @inlinable public var birthday: Birthday? { _read { yield fields.birthday } _modify { yield &fields.birthday } }
 
     public init(item: CalendarItem = CalendarItem()) {
         storage = CopyOnWriteBox(Fields(item: item))

@@ -14,49 +14,27 @@ public struct Reminder: Hashable, Sendable {
     @usableFromInline
     var storage: CopyOnWriteBox<Fields>
 
+    /// The stored fields, read in place or made unique before a change.
     @inlinable
-    public var item: CalendarItem {
-        _read { yield storage.pointer.pointee.item }
+    var fields: Fields {
+        _read { yield storage.pointer.pointee }
         _modify {
             CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.pointer.pointee.item
+            yield &storage.pointer.pointee
         }
     }
+
+    @inlinable public var item: CalendarItem { _read { yield fields.item } _modify { yield &fields.item } }
     /// DUE.
-    @inlinable
-    public var due: CalendarDateTime? {
-        _read { yield storage.pointer.pointee.due }
-        _modify {
-            CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.pointer.pointee.due
-        }
-    }
-    @inlinable
-    public var duration: CalendarDuration? {
-        _read { yield storage.pointer.pointee.duration }
-        _modify {
-            CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.pointer.pointee.duration
-        }
-    }
+    @inlinable public var due: CalendarDateTime? { _read { yield fields.due } _modify { yield &fields.due } }
+    @inlinable public var duration: CalendarDuration? { _read { yield fields.duration } _modify { yield &fields.duration } }
     /// COMPLETED: when it was done.
-    @inlinable
-    public var completionDate: CalendarDateTime? {
-        _read { yield storage.pointer.pointee.completionDate }
-        _modify {
-            CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.pointer.pointee.completionDate
-        }
+    @inlinable public var completionDate: CalendarDateTime? {
+        _read { yield fields.completionDate }
+        _modify { yield &fields.completionDate }
     }
     /// PERCENT-COMPLETE.
-    @inlinable
-    public var percentComplete: Int? {
-        _read { yield storage.pointer.pointee.percentComplete }
-        _modify {
-            CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.pointer.pointee.percentComplete
-        }
-    }
+    @inlinable public var percentComplete: Int? { _read { yield fields.percentComplete } _modify { yield &fields.percentComplete } }
 
     public init(item: CalendarItem = CalendarItem()) {
         storage = CopyOnWriteBox(Fields(item: item))

@@ -143,7 +143,6 @@ public final class TimeZoneNormalizer {
     }
 
     private func process(_ original: CalendarEntry, line: Int, emit: (CalendarStreamElement) throws -> Void) rethrows {
-        var entry = original
         // The years an entry spans matter only for matching a VTIMEZONE and for writing
         // one, so they are computed on first need. The entry waits in a property rather
         // than in a closure's context, which would copy it for every date-time.
@@ -154,7 +153,14 @@ public final class TimeZoneNormalizer {
         // An item uses one or two zones: a linear search beats hashing every date-time's TZID.
         var used: [String] = []
         let (startZone, recurs) = Self.startZoneAndRecurrence(of: original)
-        entry.mapDateTimes { field, value in
+        // Converted first without changing anything: most date-times come out as they went in
+        // (UTC stamps, times already in today's zone names), and changing the entry would copy
+        // it, since the caller still holds it. Only the values from the first change on are kept.
+        var visited = 0
+        var firstChange: Int?
+        var changed: [CalendarDateTime] = []
+        original.forEachDateTime { field, before in
+            var value = before
             // A floating UNTIL under a zoned DTSTART (RFC 5545 §3.3.10 wants UTC; Outlook
             // writes local time) means local time in the start's zone.
             if field == .recurrenceUntil, value.reference == .floating, !value.isDateOnly, let startZone {
@@ -164,10 +170,22 @@ public final class TimeZoneNormalizer {
             if let zone = value.reference.zoneIdentifier, !used.contains(zone) {
                 used.append(zone)
             }
+            if firstChange == nil, value != before { firstChange = visited }
+            if firstChange != nil { changed.append(value) }
+            visited += 1
         }
         if waitForDefinition {
             held.append((original, line))
             return
+        }
+        var entry = original
+        if let firstChange {
+            // `mapDateTimes` visits the date-times in `forEachDateTime`'s order.
+            var index = 0
+            entry.mapDateTimes { _, value in
+                if index >= firstChange { value = changed[index - firstChange] }
+                index += 1
+            }
         }
         if recurs {
             warnIfRecurrenceShifts(startZone: startZone, line: line)

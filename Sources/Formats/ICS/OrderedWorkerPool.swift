@@ -83,20 +83,23 @@ final class OrderedWorkerPool<Job, Output> {
 
     /// The output of the oldest job not yet taken, waiting for it if needed. Needs `pending > 0`.
     ///
-    /// When no worker has started that job yet, the calling thread runs it itself instead of
-    /// waiting: on two cores the consumer (stages and writer) and one worker then share the
-    /// parsing as their loads allow, rather than one of them idling.
+    /// While that job's output is not there, the calling thread runs the oldest job no worker
+    /// has started yet (that job itself, or a younger one) instead of waiting: on two cores the
+    /// consumer (stages and writer) and one worker then share the parsing as their loads
+    /// allow, rather than one of them idling.
     func next() -> Output {
         precondition(pending > 0, "OrderedWorkerPool.next() without a pending job")
         shared.condition.lock()
         while shared.outputs[0] == nil {
-            if let oldest = shared.waiting.first, oldest.ticket == shared.firstTicket {
+            // While a worker is still on the oldest job, a younger one that no worker has
+            // started is run here too: waiting would leave this core idle.
+            if let (ticket, job) = shared.waiting.first {
                 shared.waiting.removeFirst()
                 shared.condition.unlock()
-                let output = shared.work(oldest.job)
+                let output = shared.work(job)
                 shared.condition.lock()
-                shared.outputs[0] = output
-                break
+                shared.outputs[ticket - shared.firstTicket] = output
+                continue
             }
             shared.condition.wait()
         }
