@@ -71,6 +71,66 @@ final class ReadingPathTests: XCTestCase {
         XCTAssertEqual(entries, mapped)
     }
 
+    /// The reader decodes single TEXT, DATE-TIME and INTEGER values of an item straight into its
+    /// fields (`PropertyDecoder.scalar(from:)`, `ItemBuilder.add(_:name:parameters:id:)`); values
+    /// that field is not free for, that have the wrong type or do not read cleanly take the
+    /// general path. Both must give what decoding every property and mapping the tree gives, with
+    /// the same warnings, and the same error under `--strict`.
+    func testValuesDecodedIntoFieldsEqualDecodedProperties() throws {
+        let lines = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:a\\,b\\nc\\", "SUMMARY:one", "SUMMARY:two",
+            "DTSTART:20240101", "DTEND;TZID=Europe/Berlin:20240102", "DTSTAMP:20240101", "CREATED;TZID=A;TZID=B:20240101T100000",
+            "LAST-MODIFIED;TZID=Europe/Berlin:20240101T100000Z", "SEQUENCE:+3", "PRIORITY:007", "PRIORITY:1", "STATUS:confirmed",
+            "CLASS:private", "TRANSP:OPAQUE", "DUE:20240101T100000", "COMPLETED:20240101T100000", "PERCENT-COMPLETE:5",
+            "DTSTART;VALUE=DATE:20240101T100000", "RECURRENCE-ID;RANGE=THISANDFUTURE;TZID=Europe/Berlin:20240101T100000",
+            "LOCATION;LANGUAGE=de:Bü\\;ro", "DESCRIPTION;ALTREP=\"cid:x\":d", "END:VEVENT", "BEGIN:VTODO", "UID:t",
+            "DTSTAMP:2024011", "DTSTART;TZID=X:20240101T100000", "DUE;TZID=X:20240101T100000", "DUE:20240202",
+            "COMPLETED:20240101", "PERCENT-COMPLETE:50", "PERCENT-COMPLETE:x", "TRANSP:OPAQUE", "DTEND:20240101T100000",
+            "SEQUENCE:1", "SEQUENCE:2", "CREATED:2024-01-01", "LAST-MODIFIED:20241301T000000Z", "END:VTODO", "END:VCALENDAR",
+        ]
+        let bytes = Array(lines.joined(separator: "\r\n").utf8)
+        func trees(strict: Bool) throws -> (entries: [CalendarEntry], warnings: [String]) {
+            let log = DiagnosticLog()
+            var reader = ICSReader.componentTreeReader(
+                source: MemoryByteSource(bytes), options: ReadOptions(sourceName: "edge.ics", strict: strict), log: log)
+            var entries: [CalendarEntry] = []
+            while let e = try reader.next() {
+                if case .entry(.other(let component), _) = e { entries.append(ICalendarMapper().entry(from: component)) }
+            }
+            return (entries, log.diagnostics.map { "\($0.line ?? 0): \($0.message)" })
+        }
+        let streamed = try read(MemoryByteSource(bytes))
+        let mapped = try trees(strict: false)
+        let entries = streamed.elements.compactMap { e -> CalendarEntry? in
+            if case .entry(let entry, _) = e { return entry }
+            return nil
+        }
+        XCTAssertEqual(entries.count, 2)
+        XCTAssertEqual(entries, mapped.entries)
+        XCTAssertEqual(streamed.warnings, mapped.warnings)
+        XCTAssertEqual(streamed.warnings.count, 9)
+        guard case .event(let event) = entries[0], case .reminder(let todo) = entries[1] else { return XCTFail("not an event and a to-do") }
+        XCTAssertEqual(event.item.uid, "a,b\nc\\")
+        XCTAssertEqual(event.end, .day(2024, 1, 2))
+        XCTAssertEqual(event.item.propertyParameters["DTEND"], [Parameter("TZID", "Europe/Berlin")])
+        XCTAssertEqual(event.item.created?.reference, .floating)
+        XCTAssertEqual(event.item.sequence, 3)
+        XCTAssertEqual(event.item.status, .confirmed)
+        XCTAssertEqual(event.item.recurrenceAppliesToFuture, true)
+        XCTAssertEqual(todo.item.start?.reference, .zone("X"))
+        XCTAssertEqual(todo.percentComplete, 50)
+        XCTAssertEqual(todo.item.sequence, 1)
+        func strictError(_ body: () throws -> Void) -> String {
+            do { try body() } catch { return "\(error)" }
+            return "no error"
+        }
+        let log = DiagnosticLog()
+        var strict = ICSReader(source: MemoryByteSource(bytes), options: ReadOptions(sourceName: "edge.ics", strict: true), log: log)
+        let streamedError = strictError { while try strict.next() != nil {} }
+        XCTAssertEqual(streamedError, strictError { _ = try trees(strict: true) })
+        XCTAssertTrue(streamedError.contains("PRIORITY"), streamedError)
+    }
+
     func testEveryLineEndingAndEveryBufferSplitReadsTheSame() throws {
         let crlf = try read(MemoryByteSource(Array(Self.lines.joined(separator: "\r\n").utf8) + [13, 10]))
         for ending in ["\n", "\r"] {

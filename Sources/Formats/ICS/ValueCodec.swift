@@ -129,7 +129,7 @@ enum ValueCodec {
 
     /// One INTEGER in its plain form (digits, no sign, no leading zero), read from the bytes;
     /// nil for anything else, which the general path then reads or rejects.
-    private static func plainInteger(_ raw: String) -> Int? {
+    static func plainInteger(_ raw: String) -> Int? {
         var raw = raw
         return raw.withUTF8 { b -> Int? in
             guard b.count >= 1, b.count <= 18, b[0] != UInt8(ascii: "0") || b.count == 1 else { return nil }
