@@ -1,6 +1,6 @@
 import CalendarModel
 import Conversion
-import ICSFormat
+@testable import ICSFormat
 import ICalendarData
 import XCTest
 
@@ -129,6 +129,40 @@ final class ReadingPathTests: XCTestCase {
         let streamedError = strictError { while try strict.next() != nil {} }
         XCTAssertEqual(streamedError, strictError { _ = try trees(strict: true) })
         XCTAssertTrue(streamedError.contains("PRIORITY"), streamedError)
+    }
+
+    /// `ValueCodec.plainRecurrence` reads the rules writers emit from the bytes and declines
+    /// the rest; what it reads must equal what `RecurrenceRule(rfc5545:)` reads, and what it
+    /// declines must still read (or fail) as the general parser says.
+    func testPlainRecurrenceRulesReadAsTheGeneralParserReadsThem() throws {
+        let plain = [
+            "FREQ=MONTHLY;BYMONTHDAY=28", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TU,WE,TH,FR;WKST=SU", "FREQ=DAILY;COUNT=10",
+            "FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU", "FREQ=YEARLY;BYDAY=+2SU;BYMONTH=13", "FREQ=DAILY;UNTIL=20241128T225959Z;",
+            ";FREQ=HOURLY;BYHOUR=0,23;BYMINUTE=0,59;BYSECOND=0,60", "FREQ=MONTHLY;BYSETPOS=-1;BYDAY=MO,FR;BYMONTHDAY=+5,-31",
+            "FREQ=YEARLY;BYYEARDAY=1,-366;BYWEEKNO=53,-1", "FREQ=SECONDLY", "FREQ=MINUTELY;UNTIL=20240101", "BYDAY=05TH;FREQ=MONTHLY",
+        ]
+        for text in plain {
+            let fast = try XCTUnwrap(ValueCodec.plainRecurrence(text), text)
+            XCTAssertEqual(fast, try RecurrenceRule(rfc5545: text), text)
+        }
+        let general = [
+            "freq=daily", "FREQ=daily", "FREQ=WEEKLY;BYDAY=mo", "FREQ=WEEKLY;WKST=mo", "FREQ=DAILY; COUNT=3", "FREQ=DAILY;COUNT=+3",
+            "FREQ=DAILY;INTERVAL=+2", "FREQ=YEARLY;BYMONTH=5L", "FREQ=DAILY;X-NAME=1", "FREQ=YEARLY;RSCALE=GREGORIAN;SKIP=FORWARD",
+            "FREQ=DAILY;FREQ=WEEKLY", "FREQ=DAILY;COUNT=2;UNTIL=20240101", "FREQ=DAILY;UNTIL=20240101;COUNT=2", "COUNT=2",
+            "FREQ=DAILY;COUNT", "FREQ=DAILY;COUNT=0", "FREQ=MONTHLY;BYMONTHDAY=0", "FREQ=MONTHLY;BYMONTHDAY=32",
+            "FREQ=MONTHLY;BYMONTHDAY=1,,2", "FREQ=WEEKLY;BYDAY=MO,", "FREQ=MONTHLY;BYDAY=0MO", "FREQ=MONTHLY;BYDAY=+-1MO",
+            "FREQ=MONTHLY;BYDAY=54MO", "FREQ=YEARLY;BYMONTH=0", "FREQ=DAILY;UNTIL=2024", "FREQ=DAILY;BYHOUR=1234567",
+            "FREQ=DAILY=1", "FREQ=WEEKLY;BYDAY=MO\u{301}", "FREQ=DAILY;é=1",
+        ]
+        for text in general {
+            XCTAssertNil(ValueCodec.plainRecurrence(text), text)
+            let expected: PropertyValue
+            do { expected = .recurrence(try RecurrenceRule(rfc5545: text)) } catch {
+                XCTAssertThrowsError(try ValueCodec.parse(text, as: .recur, list: false), text)
+                continue
+            }
+            XCTAssertEqual(try ValueCodec.parse(text, as: .recur, list: false), expected, text)
+        }
     }
 
     func testEveryLineEndingAndEveryBufferSplitReadsTheSame() throws {
