@@ -239,5 +239,7 @@ final class ReadingPathTests: XCTestCase {
         XCTAssertEqual(ParameterID(name: "PARTSTAT"), .partstat)
         XCTAssertEqual(ParameterID(name: "TZID"), .other)
         XCTAssertEqual(ParameterID(name: "partstat"), .other)
+        for id in ParameterID.allCases { XCTAssertEqual(ParameterID(name: id.rawValue), id, id.rawValue) }
+        for other in ["", "C", "CNN", "DELEGATED-TOO", "LANGUAGF", "X-CN", "ROLE\u{0}"] { XCTAssertEqual(ParameterID(name: other), .other, other) }
     }
 }

@@ -40,7 +40,7 @@ struct ComponentAssembler {
         guard var parsed = try Self.parse(bytes, line: line, options: options, log: log) else { return }
         let id = parsed.info.id
         guard stack.count == 1 && item != nil else {
-            stack[stack.count - 1].component.properties.append(try decoder.property(from: parsed))
+            stack[stack.count - 1].component.properties.append(try decoder.property(from: consume parsed))
             return
         }
         // Most of an item's properties go to typed fields: those skip the `Property`.
@@ -50,7 +50,7 @@ struct ComponentAssembler {
             item!.add(value, name: parsed.name, parameters: parameters, id: id)
             return
         }
-        item!.add(try decoder.property(from: parsed), id: id)
+        item!.add(try decoder.property(from: consume parsed), id: id)
     }
 
     /// Closes the innermost open component; returns the entry when it was a top-level one.
