@@ -66,6 +66,55 @@ extension ICalendarMapper {
             }
         }
 
+        /// Puts a single-valued property into its typed field as `add(_:id:)` does with the same
+        /// value in a `Property`; the reader calls it for the properties most items are made of,
+        /// and only a property the fields do not take is made into a `Property` (no value array,
+        /// no `Property` built and freed for the others).
+        public mutating func add(_ value: __owned ScalarValue, name: String, parameters: __owned [Parameter], id: PropertyID) {
+            if fill(value, id: id) {
+                if !parameters.isEmpty { item.propertyParameters[name] = parameters }
+                return
+            }
+            add(Property(name: name, parameters: parameters, value: value.propertyValue), id: id)
+        }
+
+        /// Whether the typed field of `id` was free and took the value: the cases of `fillItem`
+        /// and of `add(_:id:)` for these value types, less RECURRENCE-ID (its RANGE parameter
+        /// goes the general way).
+        private mutating func fill(_ value: ScalarValue, id: PropertyID) -> Bool {
+            switch value {
+            case .text(let t):
+                switch id {
+                case .uid where item.uid == nil: item.uid = t
+                case .summary where item.title == nil: item.title = t
+                case .location where item.location == nil: item.location = t
+                case .description where item.notes == nil: item.notes = t
+                case .status where item.status == nil: item.status = ICalendarMapper.status(t)
+                case .classification where item.classification == nil: item.classification = ICalendarMapper.classification(t)
+                case .transp where isEvent && transparency == nil: transparency = t
+                default: return false
+                }
+            case .date(let d):
+                switch id {
+                case .dtstart where item.start == nil: item.start = d
+                case .created where item.created == nil: item.created = d
+                case .lastModified where item.lastModified == nil: item.lastModified = d
+                case .dtstamp where item.timestamp == nil: item.timestamp = d
+                case .dtend where isEvent && end == nil, .due where !isEvent && end == nil: end = d
+                case .completed where !isEvent && completionDate == nil: completionDate = d
+                default: return false
+                }
+            case .integer(let n):
+                switch id {
+                case .priority where item.priority == nil: item.priority = n
+                case .sequence where item.sequence == nil: item.sequence = n
+                case .percentComplete where !isEvent && percentComplete == nil: percentComplete = n
+                default: return false
+                }
+            }
+            return true
+        }
+
         /// Adds a sub-component: an alarm when it is a VALARM, else a generic component.
         public mutating func add(_ component: __owned Component) {
             if component.name == "VALARM" {
@@ -90,6 +139,23 @@ extension ICalendarMapper {
             reminder.completionDate = completionDate
             reminder.percentComplete = percentComplete
             return .reminder(reminder)
+        }
+    }
+
+    /// One TEXT, DATE or DATE-TIME, or INTEGER value, as a reader decodes it for
+    /// `ItemBuilder.add(_:name:parameters:id:)` without making a `PropertyValue` first.
+    public enum ScalarValue {
+        case text(String)
+        case date(CalendarDateTime)
+        case integer(Int)
+
+        /// The same value as a property value.
+        public var propertyValue: PropertyValue {
+            switch self {
+            case .text(let t): .text([t])
+            case .date(let d): .dateTimes([d])
+            case .integer(let n): .integer([n])
+            }
         }
     }
 

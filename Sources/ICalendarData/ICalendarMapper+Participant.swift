@@ -8,7 +8,21 @@ extension ICalendarMapper {
         case .calendarAddress(let a), .uri(let a): address = a
         default: return nil
         }
-        var p = Participant(url: address)
+        // The fields are gathered in locals and the participant made once at the end: building
+        // it first and changing it field by field copied the whole participant on return.
+        var name: String?
+        var role: ParticipantRole?
+        var status: ParticipantStatus?
+        var type: ParticipantType?
+        var expectsReply: Bool?
+        var delegatedTo: [String] = []
+        var delegatedFrom: [String] = []
+        var sentBy: String?
+        var members: [String] = []
+        var directory: String?
+        var language: String?
+        var email: String?
+        var extraParameters: [Parameter] = []
         for parameter in property.parameters {
             let id = ParameterID(name: parameter.name)
             // Single-valued parameters go to typed fields only when they hold exactly one value.
@@ -16,29 +30,33 @@ extension ICalendarMapper {
                 let v = parameter.values[0]
                 var typed = true
                 switch id {
-                case .cn where p.name == nil: p.name = v
-                case .role where p.role == nil: p.role = vocabulary.role(for: v)
-                case .partstat where p.status == nil: p.status = vocabulary.status(for: v)
-                case .cutype where p.type == nil: p.type = vocabulary.type(for: v)
-                case .rsvp where p.expectsReply == nil:
-                    let word = v.uppercased()
-                    if word == "TRUE" || word == "FALSE" { p.expectsReply = word == "TRUE" } else { typed = false }
-                case .sentBy where p.sentBy == nil: p.sentBy = v
-                case .dir where p.directory == nil: p.directory = v
-                case .language where p.language == nil: p.language = v
-                case .email where p.email == nil: p.email = v
+                case .cn where name == nil: name = v
+                case .role where role == nil: role = vocabulary.role(for: v)
+                case .partstat where status == nil: status = vocabulary.status(for: v)
+                case .cutype where type == nil: type = vocabulary.type(for: v)
+                case .rsvp where expectsReply == nil:
+                    // The upper-case spelling needs no case folding.
+                    let word = v == "TRUE" || v == "FALSE" ? v : v.uppercased()
+                    if word == "TRUE" || word == "FALSE" { expectsReply = word == "TRUE" } else { typed = false }
+                case .sentBy where sentBy == nil: sentBy = v
+                case .dir where directory == nil: directory = v
+                case .language where language == nil: language = v
+                case .email where email == nil: email = v
                 default: typed = false
                 }
                 if typed { continue }
             }
             switch id {
-            case .delegatedTo where p.delegatedTo.isEmpty && !parameter.values.isEmpty: p.delegatedTo = parameter.values
-            case .delegatedFrom where p.delegatedFrom.isEmpty && !parameter.values.isEmpty: p.delegatedFrom = parameter.values
-            case .member where p.members.isEmpty && !parameter.values.isEmpty: p.members = parameter.values
-            default: p.extraParameters.append(parameter)
+            case .delegatedTo where delegatedTo.isEmpty && !parameter.values.isEmpty: delegatedTo = parameter.values
+            case .delegatedFrom where delegatedFrom.isEmpty && !parameter.values.isEmpty: delegatedFrom = parameter.values
+            case .member where members.isEmpty && !parameter.values.isEmpty: members = parameter.values
+            default: extraParameters.append(parameter)
             }
         }
-        return p
+        return Participant(
+            name: name, url: address, role: role, status: status, type: type, expectsReply: expectsReply,
+            delegatedTo: delegatedTo, delegatedFrom: delegatedFrom, sentBy: sentBy, members: members, directory: directory,
+            language: language, email: email, extraParameters: extraParameters)
     }
 
     /// The vocabulary words for a participant's type, role and status.

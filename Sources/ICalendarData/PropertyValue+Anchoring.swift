@@ -39,13 +39,30 @@ extension PropertyValue {
     /// removes the parameter, when exactly one TZID names one zone and `anchor(inZone:)` takes
     /// it; otherwise value and parameters stay as they are. ICS, jCal and xCal read TZID so.
     public mutating func anchor(inZoneOf parameters: inout [Parameter]) {
+        guard let index = Self.soleZone(in: parameters), anchor(inZone: parameters[index].values[0]) else { return }
+        parameters.remove(at: index)
+    }
+
+    /// The index of the only TZID parameter when it holds one value; nil when there is none,
+    /// or two (they name no one zone: both stay parameters).
+    static func soleZone(in parameters: [Parameter]) -> Int? {
         var found: Int?
-        for i in parameters.indices where parameters[i].name == "TZID" {
-            // Two TZIDs name no one zone: both stay parameters.
-            guard found == nil else { return }
+        // The length test first keeps most other names from reaching a String comparison.
+        for i in parameters.indices where parameters[i].name.utf8.count == 4 && parameters[i].name == "TZID" {
+            guard found == nil else { return nil }
             found = i
         }
-        guard let index = found, parameters[index].values.count == 1, anchor(inZone: parameters[index].values[0]) else { return }
+        guard let index = found, parameters[index].values.count == 1 else { return nil }
+        return index
+    }
+}
+
+extension CalendarDateTime {
+    /// `PropertyValue.anchor(inZoneOf:)` for a single date-time: the same rule without a value
+    /// array around it.
+    public mutating func anchor(inZoneOf parameters: inout [Parameter]) {
+        guard let index = PropertyValue.soleZone(in: parameters), !isDateOnly, case .floating = reference else { return }
+        reference = .zone(parameters[index].values[0])
         parameters.remove(at: index)
     }
 }

@@ -1,6 +1,6 @@
 import CalendarModel
 import Conversion
-import ICSFormat
+@testable import ICSFormat
 import ICalendarData
 import XCTest
 
@@ -69,6 +69,100 @@ final class ReadingPathTests: XCTestCase {
         }
         XCTAssertEqual(entries.count, 5)
         XCTAssertEqual(entries, mapped)
+    }
+
+    /// The reader decodes single TEXT, DATE-TIME and INTEGER values of an item straight into its
+    /// fields (`PropertyDecoder.scalar(from:)`, `ItemBuilder.add(_:name:parameters:id:)`); values
+    /// that field is not free for, that have the wrong type or do not read cleanly take the
+    /// general path. Both must give what decoding every property and mapping the tree gives, with
+    /// the same warnings, and the same error under `--strict`.
+    func testValuesDecodedIntoFieldsEqualDecodedProperties() throws {
+        let lines = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:a\\,b\\nc\\", "SUMMARY:one", "SUMMARY:two",
+            "DTSTART:20240101", "DTEND;TZID=Europe/Berlin:20240102", "DTSTAMP:20240101", "CREATED;TZID=A;TZID=B:20240101T100000",
+            "LAST-MODIFIED;TZID=Europe/Berlin:20240101T100000Z", "SEQUENCE:+3", "PRIORITY:007", "PRIORITY:1", "STATUS:confirmed",
+            "CLASS:private", "TRANSP:OPAQUE", "DUE:20240101T100000", "COMPLETED:20240101T100000", "PERCENT-COMPLETE:5",
+            "DTSTART;VALUE=DATE:20240101T100000", "RECURRENCE-ID;RANGE=THISANDFUTURE;TZID=Europe/Berlin:20240101T100000",
+            "LOCATION;LANGUAGE=de:Bü\\;ro", "DESCRIPTION;ALTREP=\"cid:x\":d", "END:VEVENT", "BEGIN:VTODO", "UID:t",
+            "DTSTAMP:2024011", "DTSTART;TZID=X:20240101T100000", "DUE;TZID=X:20240101T100000", "DUE:20240202",
+            "COMPLETED:20240101", "PERCENT-COMPLETE:50", "PERCENT-COMPLETE:x", "TRANSP:OPAQUE", "DTEND:20240101T100000",
+            "SEQUENCE:1", "SEQUENCE:2", "CREATED:2024-01-01", "LAST-MODIFIED:20241301T000000Z", "END:VTODO", "END:VCALENDAR",
+        ]
+        let bytes = Array(lines.joined(separator: "\r\n").utf8)
+        func trees(strict: Bool) throws -> (entries: [CalendarEntry], warnings: [String]) {
+            let log = DiagnosticLog()
+            var reader = ICSReader.componentTreeReader(
+                source: MemoryByteSource(bytes), options: ReadOptions(sourceName: "edge.ics", strict: strict), log: log)
+            var entries: [CalendarEntry] = []
+            while let e = try reader.next() {
+                if case .entry(.other(let component), _) = e { entries.append(ICalendarMapper().entry(from: component)) }
+            }
+            return (entries, log.diagnostics.map { "\($0.line ?? 0): \($0.message)" })
+        }
+        let streamed = try read(MemoryByteSource(bytes))
+        let mapped = try trees(strict: false)
+        let entries = streamed.elements.compactMap { e -> CalendarEntry? in
+            if case .entry(let entry, _) = e { return entry }
+            return nil
+        }
+        XCTAssertEqual(entries.count, 2)
+        XCTAssertEqual(entries, mapped.entries)
+        XCTAssertEqual(streamed.warnings, mapped.warnings)
+        XCTAssertEqual(streamed.warnings.count, 9)
+        guard case .event(let event) = entries[0], case .reminder(let todo) = entries[1] else { return XCTFail("not an event and a to-do") }
+        XCTAssertEqual(event.item.uid, "a,b\nc\\")
+        XCTAssertEqual(event.end, .day(2024, 1, 2))
+        XCTAssertEqual(event.item.propertyParameters["DTEND"], [Parameter("TZID", "Europe/Berlin")])
+        XCTAssertEqual(event.item.created?.reference, .floating)
+        XCTAssertEqual(event.item.sequence, 3)
+        XCTAssertEqual(event.item.status, .confirmed)
+        XCTAssertEqual(event.item.recurrenceAppliesToFuture, true)
+        XCTAssertEqual(todo.item.start?.reference, .zone("X"))
+        XCTAssertEqual(todo.percentComplete, 50)
+        XCTAssertEqual(todo.item.sequence, 1)
+        func strictError(_ body: () throws -> Void) -> String {
+            do { try body() } catch { return "\(error)" }
+            return "no error"
+        }
+        let log = DiagnosticLog()
+        var strict = ICSReader(source: MemoryByteSource(bytes), options: ReadOptions(sourceName: "edge.ics", strict: true), log: log)
+        let streamedError = strictError { while try strict.next() != nil {} }
+        XCTAssertEqual(streamedError, strictError { _ = try trees(strict: true) })
+        XCTAssertTrue(streamedError.contains("PRIORITY"), streamedError)
+    }
+
+    /// `ValueCodec.plainRecurrence` reads the rules writers emit from the bytes and declines
+    /// the rest; what it reads must equal what `RecurrenceRule(rfc5545:)` reads, and what it
+    /// declines must still read (or fail) as the general parser says.
+    func testPlainRecurrenceRulesReadAsTheGeneralParserReadsThem() throws {
+        let plain = [
+            "FREQ=MONTHLY;BYMONTHDAY=28", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TU,WE,TH,FR;WKST=SU", "FREQ=DAILY;COUNT=10",
+            "FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU", "FREQ=YEARLY;BYDAY=+2SU;BYMONTH=13", "FREQ=DAILY;UNTIL=20241128T225959Z;",
+            ";FREQ=HOURLY;BYHOUR=0,23;BYMINUTE=0,59;BYSECOND=0,60", "FREQ=MONTHLY;BYSETPOS=-1;BYDAY=MO,FR;BYMONTHDAY=+5,-31",
+            "FREQ=YEARLY;BYYEARDAY=1,-366;BYWEEKNO=53,-1", "FREQ=SECONDLY", "FREQ=MINUTELY;UNTIL=20240101", "BYDAY=05TH;FREQ=MONTHLY",
+        ]
+        for text in plain {
+            let fast = try XCTUnwrap(ValueCodec.plainRecurrence(text), text)
+            XCTAssertEqual(fast, try RecurrenceRule(rfc5545: text), text)
+        }
+        let general = [
+            "freq=daily", "FREQ=daily", "FREQ=WEEKLY;BYDAY=mo", "FREQ=WEEKLY;WKST=mo", "FREQ=DAILY; COUNT=3", "FREQ=DAILY;COUNT=+3",
+            "FREQ=DAILY;INTERVAL=+2", "FREQ=YEARLY;BYMONTH=5L", "FREQ=DAILY;X-NAME=1", "FREQ=YEARLY;RSCALE=GREGORIAN;SKIP=FORWARD",
+            "FREQ=DAILY;FREQ=WEEKLY", "FREQ=DAILY;COUNT=2;UNTIL=20240101", "FREQ=DAILY;UNTIL=20240101;COUNT=2", "COUNT=2",
+            "FREQ=DAILY;COUNT", "FREQ=DAILY;COUNT=0", "FREQ=MONTHLY;BYMONTHDAY=0", "FREQ=MONTHLY;BYMONTHDAY=32",
+            "FREQ=MONTHLY;BYMONTHDAY=1,,2", "FREQ=WEEKLY;BYDAY=MO,", "FREQ=MONTHLY;BYDAY=0MO", "FREQ=MONTHLY;BYDAY=+-1MO",
+            "FREQ=MONTHLY;BYDAY=54MO", "FREQ=YEARLY;BYMONTH=0", "FREQ=DAILY;UNTIL=2024", "FREQ=DAILY;BYHOUR=1234567",
+            "FREQ=DAILY=1", "FREQ=WEEKLY;BYDAY=MO\u{301}", "FREQ=DAILY;é=1",
+        ]
+        for text in general {
+            XCTAssertNil(ValueCodec.plainRecurrence(text), text)
+            let expected: PropertyValue
+            do { expected = .recurrence(try RecurrenceRule(rfc5545: text)) } catch {
+                XCTAssertThrowsError(try ValueCodec.parse(text, as: .recur, list: false), text)
+                continue
+            }
+            XCTAssertEqual(try ValueCodec.parse(text, as: .recur, list: false), expected, text)
+        }
     }
 
     func testEveryLineEndingAndEveryBufferSplitReadsTheSame() throws {
@@ -145,5 +239,7 @@ final class ReadingPathTests: XCTestCase {
         XCTAssertEqual(ParameterID(name: "PARTSTAT"), .partstat)
         XCTAssertEqual(ParameterID(name: "TZID"), .other)
         XCTAssertEqual(ParameterID(name: "partstat"), .other)
+        for id in ParameterID.allCases { XCTAssertEqual(ParameterID(name: id.rawValue), id, id.rawValue) }
+        for other in ["", "C", "CNN", "DELEGATED-TOO", "LANGUAGF", "X-CN", "ROLE\u{0}"] { XCTAssertEqual(ParameterID(name: other), .other, other) }
     }
 }

@@ -37,14 +37,20 @@ struct ComponentAssembler {
 
     /// Parses a content line of the innermost open component and adds its property.
     mutating func add(_ bytes: [UInt8], line: Int) throws {
-        guard let parsed = try Self.parse(bytes, line: line, options: options, log: log) else { return }
+        guard var parsed = try Self.parse(bytes, line: line, options: options, log: log) else { return }
         let id = parsed.info.id
-        let property = try decoder.property(from: parsed)
-        if stack.count == 1 && item != nil {
-            item!.add(property, id: id)
-        } else {
-            stack[stack.count - 1].component.properties.append(property)
+        guard stack.count == 1 && item != nil else {
+            stack[stack.count - 1].component.properties.append(try decoder.property(from: consume parsed))
+            return
         }
+        // Most of an item's properties go to typed fields: those skip the `Property`.
+        if id != .other, let value = decoder.scalar(from: &parsed) {
+            var parameters: [Parameter] = []
+            swap(&parameters, &parsed.parameters)
+            item!.add(value, name: parsed.name, parameters: parameters, id: id)
+            return
+        }
+        item!.add(try decoder.property(from: consume parsed), id: id)
     }
 
     /// Closes the innermost open component; returns the entry when it was a top-level one.

@@ -68,6 +68,33 @@ struct PropertyDecoder {
         return Property(name: line.name, parameters: parameters, value: consume value)
     }
 
+    /// The value of a line holding one TEXT, DATE-TIME or INTEGER of its property's default
+    /// type (no VALUE parameter, not a list), decoded as `property(from:)` would decode it, with
+    /// the same warning, and TZID taken into a date-time; nil, having said nothing, for any other
+    /// line or a value that does not read cleanly, which `property(from:)` then words.
+    func scalar(from line: inout ContentLine) -> ICalendarMapper.ScalarValue? {
+        let info = line.info
+        guard let type = info.defaultType, !info.isList, !info.isStructured else { return nil }
+        for parameter in line.parameters where Self.isNamed(parameter, "VALUE") { return nil }
+        switch type {
+        case .text:
+            return .text(ValueCodec.unescape(line.value))
+        case .integer:
+            return ValueCodec.plainInteger(line.value).map { .integer($0) }
+        case .dateTime:
+            var raw = line.value
+            guard var date = raw.withUTF8({ CalendarDateTime(basicISO: $0) }) else { return nil }
+            // A DATE read cleanly is 8 digits: what `property(from:)` reads as a date and warns of.
+            if info.allowsDate, date.isDateOnly {
+                log.warning(file: options.sourceName, line: line.line, "\(line.name) holds a DATE without VALUE=DATE; read as a date")
+            }
+            if !line.parameters.isEmpty { date.anchor(inZoneOf: &line.parameters) }
+            return .date(date)
+        default:
+            return nil
+        }
+    }
+
     /// Whether a parameter has an upper-case name; the length test first keeps most mismatches
     /// from reaching a String comparison.
     @inline(__always)

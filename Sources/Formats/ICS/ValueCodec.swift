@@ -58,6 +58,7 @@ enum ValueCodec {
         case .utcOffset:
             return .utcOffset(try utcOffset(raw))
         case .recur:
+            if let rule = plainRecurrence(raw) { return .recurrence(rule) }
             do { return .recurrence(try RecurrenceRule(rfc5545: raw)) } catch let e as RecurrenceRule.SyntaxError {
                 throw Failure(message: e.message)
             }
@@ -129,7 +130,7 @@ enum ValueCodec {
 
     /// One INTEGER in its plain form (digits, no sign, no leading zero), read from the bytes;
     /// nil for anything else, which the general path then reads or rejects.
-    private static func plainInteger(_ raw: String) -> Int? {
+    static func plainInteger(_ raw: String) -> Int? {
         var raw = raw
         return raw.withUTF8 { b -> Int? in
             guard b.count >= 1, b.count <= 18, b[0] != UInt8(ascii: "0") || b.count == 1 else { return nil }
@@ -140,6 +141,175 @@ enum ValueCodec {
             }
             return n
         }
+    }
+
+    /// A rule in the form writers emit (upper-case names of RFC 5545 §3.3.10, each once, plain
+    /// numbers, no spaces, no RSCALE, SKIP or X- parts), read from the bytes; nil for anything
+    /// else, which `RecurrenceRule(rfc5545:)` then reads or words the error of. What this takes,
+    /// that reads the same (the general parser works on Strings and a set of names, and costs
+    /// some 30 times as much).
+    static func plainRecurrence(_ raw: String) -> RecurrenceRule? {
+        var raw = raw
+        return raw.withUTF8 { b -> RecurrenceRule? in
+            var rule = RecurrenceRule(frequency: .daily)
+            var frequency: RecurrenceRule.Frequency?
+            var seen: UInt16 = 0
+            var start = 0
+            while start < b.count {
+                var end = start
+                while end < b.count && b[end] != UInt8(ascii: ";") { end += 1 }
+                defer { start = end + 1 }
+                // Empty parts are skipped, as the general parser does.
+                if end == start { continue }
+                guard let eq = firstIndex(of: UInt8(ascii: "="), in: UnsafeBufferPointer(rebasing: b[start..<end]), from: 0) else {
+                    return nil
+                }
+                let name = UnsafeBufferPointer(rebasing: b[start..<(start + eq)])
+                let value = UnsafeBufferPointer(rebasing: b[(start + eq + 1)..<end])
+                guard let part = RecurrencePart(name) else { return nil }
+                let bit: UInt16 = 1 << part.rawValue
+                guard seen & bit == 0 else { return nil }
+                seen |= bit
+                switch part {
+                case .freq:
+                    guard let f = recurrenceFrequency(value) else { return nil }
+                    frequency = f
+                case .interval:
+                    guard let n = plainNumber(value, signed: false), n >= 1 else { return nil }
+                    rule.interval = n
+                    rule.intervalWasExplicit = true
+                case .count:
+                    guard let n = plainNumber(value, signed: false), n >= 1, rule.end == nil else { return nil }
+                    rule.end = .count(n)
+                case .until:
+                    guard let d = CalendarDateTime(basicISO: value), rule.end == nil else { return nil }
+                    rule.end = .until(d)
+                case .bySecond: guard let l = numbers(value, 0...60, zero: true) else { return nil }; rule.bySecond = l
+                case .byMinute: guard let l = numbers(value, 0...59, zero: true) else { return nil }; rule.byMinute = l
+                case .byHour: guard let l = numbers(value, 0...23, zero: true) else { return nil }; rule.byHour = l
+                case .byMonthDay: guard let l = numbers(value, -31...31) else { return nil }; rule.daysOfTheMonth = l
+                case .byYearDay: guard let l = numbers(value, -366...366) else { return nil }; rule.daysOfTheYear = l
+                case .byWeekNo: guard let l = numbers(value, -53...53) else { return nil }; rule.weeksOfTheYear = l
+                case .bySetPos: guard let l = numbers(value, -366...366) else { return nil }; rule.setPositions = l
+                case .byMonth:
+                    // Leap months (`5L`) go the general way.
+                    guard let l = numbers(value, 1...13) else { return nil }
+                    rule.months = l.map { RecurrenceRule.Month($0) }
+                case .byDay:
+                    var days: [RecurrenceRule.DayOfWeek] = []
+                    var from = 0
+                    while true {
+                        var to = from
+                        while to < value.count && value[to] != UInt8(ascii: ",") { to += 1 }
+                        guard to - from >= 2, let day = weekday(value[to - 2], value[to - 1]) else { return nil }
+                        var ordinal = 0
+                        if to - from > 2 {
+                            guard let n = plainNumber(UnsafeBufferPointer(rebasing: value[from..<(to - 2)]), signed: true), n != 0, (-53...53).contains(n)
+                            else { return nil }
+                            ordinal = n
+                        }
+                        days.append(RecurrenceRule.DayOfWeek(day, weekNumber: ordinal))
+                        if to == value.count { break }
+                        from = to + 1
+                    }
+                    rule.daysOfTheWeek = days
+                case .wkst:
+                    guard value.count == 2, let day = weekday(value[0], value[1]) else { return nil }
+                    rule.firstDayOfTheWeek = day
+                }
+            }
+            guard let frequency else { return nil }
+            rule.frequency = frequency
+            return rule
+        }
+    }
+
+    /// The parts of a rule `plainRecurrence` reads, by their upper-case names.
+    private enum RecurrencePart: UInt16 {
+        case freq, interval, count, until, bySecond, byMinute, byHour, byMonthDay, byYearDay, byWeekNo, bySetPos, byMonth, byDay
+        case wkst
+
+        init?(_ name: UnsafeBufferPointer<UInt8>) {
+            switch String(decoding: name, as: UTF8.self) {
+            case "FREQ": self = .freq
+            case "INTERVAL": self = .interval
+            case "COUNT": self = .count
+            case "UNTIL": self = .until
+            case "BYSECOND": self = .bySecond
+            case "BYMINUTE": self = .byMinute
+            case "BYHOUR": self = .byHour
+            case "BYMONTHDAY": self = .byMonthDay
+            case "BYYEARDAY": self = .byYearDay
+            case "BYWEEKNO": self = .byWeekNo
+            case "BYSETPOS": self = .bySetPos
+            case "BYMONTH": self = .byMonth
+            case "BYDAY": self = .byDay
+            case "WKST": self = .wkst
+            default: return nil
+            }
+        }
+    }
+
+    private static func recurrenceFrequency(_ value: UnsafeBufferPointer<UInt8>) -> RecurrenceRule.Frequency? {
+        switch String(decoding: value, as: UTF8.self) {
+        case "SECONDLY": .secondly
+        case "MINUTELY": .minutely
+        case "HOURLY": .hourly
+        case "DAILY": .daily
+        case "WEEKLY": .weekly
+        case "MONTHLY": .monthly
+        case "YEARLY": .yearly
+        default: nil
+        }
+    }
+
+    /// The weekday of an upper-case two-letter code.
+    private static func weekday(_ a: UInt8, _ b: UInt8) -> RecurrenceRule.Weekday? {
+        switch (a, b) {
+        case (UInt8(ascii: "S"), UInt8(ascii: "U")): .sunday
+        case (UInt8(ascii: "M"), UInt8(ascii: "O")): .monday
+        case (UInt8(ascii: "T"), UInt8(ascii: "U")): .tuesday
+        case (UInt8(ascii: "W"), UInt8(ascii: "E")): .wednesday
+        case (UInt8(ascii: "T"), UInt8(ascii: "H")): .thursday
+        case (UInt8(ascii: "F"), UInt8(ascii: "R")): .friday
+        case (UInt8(ascii: "S"), UInt8(ascii: "A")): .saturday
+        default: nil
+        }
+    }
+
+    /// A comma-separated list of plain numbers in `range` (0 only when `zero`); nil for an empty
+    /// item or anything out of range.
+    private static func numbers(_ value: UnsafeBufferPointer<UInt8>, _ range: ClosedRange<Int>, zero: Bool = false) -> [Int]? {
+        var list: [Int] = []
+        var from = 0
+        while true {
+            var to = from
+            while to < value.count && value[to] != UInt8(ascii: ",") { to += 1 }
+            guard let n = plainNumber(UnsafeBufferPointer(rebasing: value[from..<to]), signed: true), range.contains(n), zero || n != 0
+            else { return nil }
+            list.append(n)
+            if to == value.count { return list }
+            from = to + 1
+        }
+    }
+
+    /// Up to six digits, after a `+` or `-` when `signed`; nil for anything else.
+    private static func plainNumber(_ b: UnsafeBufferPointer<UInt8>, signed: Bool) -> Int? {
+        var i = 0
+        var negative = false
+        if signed, let first = b.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
+            negative = first == UInt8(ascii: "-")
+            i = 1
+        }
+        guard b.count > i, b.count - i <= 6 else { return nil }
+        var n = 0
+        while i < b.count {
+            let c = b[i]
+            guard c >= 48 && c <= 57 else { return nil }
+            n = n * 10 + Int(c - 48)
+            i += 1
+        }
+        return negative ? -n : n
     }
 
     static func dateTime(_ raw: String, type: ValueType) throws -> CalendarDateTime {
