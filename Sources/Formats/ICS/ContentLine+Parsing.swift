@@ -11,9 +11,9 @@ extension ContentLine {
     /// Splits a logical line into name, parameters and value (RFC 5545 §3.1, with RFC 6868's
     /// ^-escapes in parameter values). Invalid UTF-8 and NUL bytes are repaired with a warning,
     /// or rejected under `--strict`.
-    static func parse(_ raw: [UInt8], line: Int, options: ReadOptions, log: DiagnosticLog) throws -> ContentLine {
+    static func parse(_ raw: UnsafeBufferPointer<UInt8>, line: Int, options: ReadOptions, log: DiagnosticLog) throws -> ContentLine {
         // memchr finds a NUL many bytes at a time; this runs over every byte read.
-        let hasNUL = raw.withUnsafeBufferPointer { b in b.count > 0 && memchr(b.baseAddress!, 0, b.count) != nil }
+        let hasNUL = raw.count > 0 && memchr(raw.baseAddress!, 0, raw.count) != nil
         if hasNUL {
             guard !options.strict else {
                 throw CalendarError(.data, file: options.sourceName, line: line, "NUL byte in content line")
@@ -22,7 +22,7 @@ extension ContentLine {
             let bytes = raw.filter { $0 != 0 }
             return try bytes.withUnsafeBufferPointer { try parse(buffer: $0, line: line, options: options, log: log) }
         }
-        return try raw.withUnsafeBufferPointer { try parse(buffer: $0, line: line, options: options, log: log) }
+        return try parse(buffer: raw, line: line, options: options, log: log)
     }
 
     /// The parse proper, on the line's buffer: every index below is checked against `n` before

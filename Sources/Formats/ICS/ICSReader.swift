@@ -43,9 +43,6 @@ public struct ICSReader: CalendarReader {
     private var sawCalendar = false
     /// Whether the open VCALENDAR was supplied by lenient mode, to be closed at the end.
     private var implicitCalendar = false
-    /// The line read ahead, so a following line without ':' (broken folding) can be joined
-    /// to it in lenient mode.
-    private var heldLine: (bytes: [UInt8], line: Int)?
     /// Reading with worker threads: set up by the first `next()` when `options.concurrency > 1`.
     private var workers: WorkerState?
 
@@ -104,27 +101,21 @@ public struct ICSReader: CalendarReader {
         log.warning(file: options.sourceName, line: line, message)
     }
 
-    /// The next logical line, joining continuation lines whose leading space was lost.
-    private mutating func nextLine() throws -> (bytes: [UInt8], line: Int)? {
-        var current = heldLine
-        heldLine = nil
-        if current == nil { current = try lexer.nextRawLine() }
-        guard var line = current else { return nil }
-        while let next = try lexer.nextRawLine() {
-            if next.bytes.contains(UInt8(ascii: ":")) || options.strict {
-                heldLine = next
-                break
-            }
-            log.warning(file: options.sourceName, line: next.line,
-                "line has no ':'; joined to the line \(line.line) above it (folding without a leading space)")
-            line.bytes += next.bytes
-        }
-        return line
+    /// The next logical line; the lexer joins continuation lines whose leading space was lost,
+    /// reporting to the log of the place the line goes to.
+    @inline(__always)
+    private mutating func nextLine() throws -> RawLine? {
+        try lexer.nextLine(log: log)
     }
 
     /// Whether `ContentLine.parse` names the line BEGIN or END (or fails on it). Only such lines
     /// shape the tree; the other lines of a component are left to the assembler unparsed.
     static func isStructureLine(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { isStructureLine($0) }
+    }
+
+    @inline(__always)
+    static func isStructureLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         // The name runs to the first ';' or ':', without the NUL bytes parse removes. Masking
         // bit 5 upper-cases a letter and maps no other byte onto B, E, G, I, N or D.
         var name: UInt64 = 0
@@ -140,13 +131,14 @@ public struct ICSReader: CalendarReader {
 
     /// Reads one logical line and queues whatever it completes.
     private mutating func step() throws {
-        guard let (bytes, lineNumber) = try nextLine() else {
+        guard let raw = try nextLine() else {
             try finishInput()
             return
         }
+        let bytes = raw.bytes, lineNumber = raw.line
         if stack.count > 1 && !Self.isStructureLine(bytes) {
             // A content line of a component: parsed by the assembler, here or on a worker.
-            if let workers { workers.unit.append(.line(bytes, line: lineNumber)) } else { try assembler.add(bytes, line: lineNumber) }
+            if let workers { workers.unit.appendLine(bytes, line: lineNumber) } else { try assembler.add(bytes, line: lineNumber) }
             return
         }
         guard let line = try ComponentAssembler.parse(bytes, line: lineNumber, options: options, log: log) else { return }
