@@ -118,6 +118,8 @@ public struct ICSReader: CalendarReader {
     static func isStructureLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         // The name runs to the first ';' or ':', without the NUL bytes parse removes. Masking
         // bit 5 upper-cases a letter and maps no other byte onto B, E, G, I, N or D.
+        // Most lines are turned away by their first byte alone.
+        if let first = bytes.first, first != 0, first & 0xDF != UInt8(ascii: "B"), first & 0xDF != UInt8(ascii: "E") { return false }
         var name: UInt64 = 0
         var length = 0
         for byte in bytes where byte != 0 {
