@@ -41,5 +41,15 @@ final class ContentLineParsingTests: XCTestCase {
         XCTAssertEqual(try parse("X-APPLE-STRUCTURED-LOCATION:geo:1,2").info.id, .structuredLocation)
         XCTAssertEqual(try parse("x-apple-structured-location:geo:1,2").info.id, .structuredLocation)
         XCTAssertEqual(try parse("X-APPLE-CALENDAR-COLOR:#FF0000").info.defaultType, .text)
+        let known = Array(PropertyTable.definitions.keys) + PropertyID.allCases.filter { $0 != .other }.map(\.rawValue)
+        for name in known + ["X-MICROSOFT-CDO-BUSYSTATUS", "X-APPLE-STRUCTURED-LOCATIONS", "X-APPLE-CALENDAR-COLOUR", "X-FOO"] {
+            for spelling in [name, name.lowercased()] {
+                let line = try parse(spelling + ":1")
+                XCTAssertEqual(line.name, name)
+                XCTAssertEqual(line.info.id, PropertyTable.info(name).id, spelling)
+                XCTAssertEqual(line.info.defaultType, PropertyTable.info(name).defaultType, spelling)
+                XCTAssertEqual(line.info.isList, PropertyTable.info(name).isList, spelling)
+            }
+        }
     }
 }

@@ -56,9 +56,11 @@ extension ContentLine {
             }
             name = upper
             // The bytes lookup covers every name of up to 16 bytes as it stands: when it was
-            // upper-case already, the table does not know it.
-            let wasUpperCase = !piece(0, i).contains(where: { $0 >= 0x61 && $0 <= 0x7A })
-            info = wasUpperCase && i <= 16 ? .unknown : PropertyTable.info(name)
+            // upper-case already, the table does not know it. Longer names the table compares
+            // as Strings, and knows only a few lengths of.
+            let unknown =
+                i > 16 ? i >= knownLongNameLengths.count || !knownLongNameLengths[i] : !piece(0, i).contains(where: { $0 >= 0x61 && $0 <= 0x7A })
+            info = unknown ? .unknown : PropertyTable.info(name)
         }
         var parameters: [Parameter] = []
         if b[i] == semicolon { parameters.reserveCapacity(4) }
@@ -119,6 +121,15 @@ extension ContentLine {
         let value = try text(piece(i + 1, n), line: line, options: options, log: log)
         return ContentLine(name: name, parameters: parameters, value: value, line: line, info: info)
     }
+
+    /// Whether the property table knows a name of this many bytes, for counts over 16.
+    static let knownLongNameLengths: [Bool] = {
+        let names = Array(PropertyTable.definitions.keys) + PropertyID.allCases.map(\.rawValue)
+        let counts = names.map(\.utf8.count)
+        var known = [Bool](repeating: false, count: (counts.max() ?? 0) + 1)
+        for count in counts where count > 16 { known[count] = true }
+        return known
+    }()
 
     /// The name upper-cased without going through Unicode case mapping (names are nearly always
     /// upper-case already, and then nothing is copied but the String); nil when a byte is not a
