@@ -52,4 +52,18 @@ final class ContentLineParsingTests: XCTestCase {
             }
         }
     }
+
+    /// The reader's shortcut for plain BEGIN and END lines names the component as parsing the
+    /// line and upper-casing its value does, and leaves every other line to that path.
+    func testPlainStructureLinesNameTheComponentAsParsingWould() throws {
+        for text in ["BEGIN:VEVENT", "BEGIN:vevent", "END:X-Foo-1", "END:VCALENDAR", "BEGIN:A"] {
+            let plain = try XCTUnwrap(Array(text.utf8).withUnsafeBufferPointer { ICSReader.plainStructureLine($0) }, text)
+            let line = try parse(text)
+            XCTAssertEqual(plain.begin, line.name == "BEGIN", text)
+            XCTAssertEqual(plain.name, line.value.uppercased(), text)
+        }
+        for text in ["BEGIN:", "END:", "begin:VEVENT", "BEGIN;X=1:A", "BEGIN:V EVENT", "END:V\u{C9}", "BEGIN:VEVENT\u{0}", "BEGINX:A", "EN:D"] {
+            XCTAssertNil(Array(text.utf8).withUnsafeBufferPointer { ICSReader.plainStructureLine($0) }, text)
+        }
+    }
 }

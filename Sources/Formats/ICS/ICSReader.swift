@@ -143,50 +143,14 @@ public struct ICSReader: CalendarReader {
             if let workers { workers.unit.appendLine(bytes, line: lineNumber) } else { try assembler.add(bytes, line: lineNumber) }
             return
         }
+        if let plain = Self.plainStructureLine(bytes) {
+            if plain.begin { try begin(plain.name, lineNumber) } else { try end(plain.name, lineNumber) }
+            return
+        }
         guard let line = try ComponentAssembler.parse(bytes, line: lineNumber, options: options, log: log) else { return }
         switch line.name {
-        case "BEGIN":
-            let name = line.value.uppercased()
-            guard !name.isEmpty else {
-                try repair(lineNumber, "BEGIN without a component name; line skipped")
-                return
-            }
-            if stack.isEmpty && name != "VCALENDAR" {
-                try openImplicitCalendar(lineNumber, "BEGIN:\(name) outside of a VCALENDAR")
-            }
-            if stack.count == 1 { announceCalendar() }
-            // Components that only stand at the top of a calendar close whatever is still open.
-            if stack.count > 1 && Self.topLevelComponents.contains(name) {
-                while stack.count > 1, let top = stack.last {
-                    try repair(lineNumber, "missing END:\(top.name) for BEGIN at line \(top.line); closed before BEGIN:\(name)")
-                    close()
-                }
-            }
-            if name == "VCALENDAR" && !stack.isEmpty {
-                // A new calendar before the last one ended: close what is open.
-                try repair(lineNumber, "BEGIN:VCALENDAR inside \(stack.last!.name) (line \(stack.last!.line)); the open components are closed first")
-                while !stack.isEmpty { close() }
-            }
-            stack.append(OpenComponent(name: name, line: lineNumber))
-            if stack.count > 1 { beginComponent(name, line: lineNumber) }
-        case "END":
-            let name = line.value.uppercased()
-            guard let open = stack.last else {
-                try repair(lineNumber, "END:\(name) without a matching BEGIN; line skipped")
-                return
-            }
-            if open.name != name {
-                // Close what was left open if the END names an enclosing component.
-                guard stack.contains(where: { $0.name == name }) else {
-                    try repair(lineNumber, "END:\(name) does not match BEGIN:\(open.name) at line \(open.line); line skipped")
-                    return
-                }
-                while let top = stack.last, top.name != name {
-                    try repair(lineNumber, "missing END:\(top.name) for BEGIN at line \(top.line); closed here")
-                    close()
-                }
-            }
-            close()
+        case "BEGIN": try begin(line.value.uppercased(), lineNumber)
+        case "END": try end(line.value.uppercased(), lineNumber)
         default:
             // Lines inside a component went to the assembler above: this one is at calendar level.
             assert(stack.count <= 1, "content line \(line.name) inside a component reached the calendar level")
@@ -194,6 +158,79 @@ public struct ICSReader: CalendarReader {
             let property = try decoder.property(from: line)
             if calendarAnnounced { trailingProperties.append(property) } else { calendarProperties.append(property) }
         }
+    }
+
+    /// A BEGIN line naming the (upper-cased) component `name`.
+    private mutating func begin(_ name: String, _ lineNumber: Int) throws {
+        guard !name.isEmpty else {
+            try repair(lineNumber, "BEGIN without a component name; line skipped")
+            return
+        }
+        if stack.isEmpty && name != "VCALENDAR" {
+            try openImplicitCalendar(lineNumber, "BEGIN:\(name) outside of a VCALENDAR")
+        }
+        if stack.count == 1 { announceCalendar() }
+        // Components that only stand at the top of a calendar close whatever is still open.
+        if stack.count > 1 && Self.topLevelComponents.contains(name) {
+            while stack.count > 1, let top = stack.last {
+                try repair(lineNumber, "missing END:\(top.name) for BEGIN at line \(top.line); closed before BEGIN:\(name)")
+                close()
+            }
+        }
+        if name == "VCALENDAR" && !stack.isEmpty {
+            // A new calendar before the last one ended: close what is open.
+            try repair(lineNumber, "BEGIN:VCALENDAR inside \(stack.last!.name) (line \(stack.last!.line)); the open components are closed first")
+            while !stack.isEmpty { close() }
+        }
+        stack.append(OpenComponent(name: name, line: lineNumber))
+        if stack.count > 1 { beginComponent(name, line: lineNumber) }
+    }
+
+    /// An END line naming the (upper-cased) component `name`.
+    private mutating func end(_ name: String, _ lineNumber: Int) throws {
+        guard let open = stack.last else {
+            try repair(lineNumber, "END:\(name) without a matching BEGIN; line skipped")
+            return
+        }
+        if open.name != name {
+            // Close what was left open if the END names an enclosing component.
+            guard stack.contains(where: { $0.name == name }) else {
+                try repair(lineNumber, "END:\(name) does not match BEGIN:\(open.name) at line \(open.line); line skipped")
+                return
+            }
+            while let top = stack.last, top.name != name {
+                try repair(lineNumber, "missing END:\(top.name) for BEGIN at line \(top.line); closed here")
+                close()
+            }
+        }
+        close()
+    }
+
+    /// The plain form of nearly every BEGIN and END line: upper-case "BEGIN:" or "END:" and a
+    /// component name of ASCII letters, digits and '-', upper-cased here as `ContentLine.parse`
+    /// and `uppercased()` would make it; nil for any other line, which takes the general path.
+    static func plainStructureLine(_ b: UnsafeBufferPointer<UInt8>) -> (begin: Bool, name: String)? {
+        let start: Int
+        let begin: Bool
+        if b.count > 6, b[0] == 0x42, b[1] == 0x45, b[2] == 0x47, b[3] == 0x49, b[4] == 0x4E, b[5] == 0x3A {
+            (start, begin) = (6, true)
+        } else if b.count > 4, b[0] == 0x45, b[1] == 0x4E, b[2] == 0x44, b[3] == 0x3A {
+            (start, begin) = (4, false)
+        } else {
+            return nil
+        }
+        var hasLower = false
+        for i in start..<b.count {
+            let c = b[i]
+            if c >= 0x61 && c <= 0x7A {
+                hasLower = true
+            } else if !((c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2D) {
+                return nil
+            }
+        }
+        let value = UnsafeBufferPointer(rebasing: b[start...])
+        if !hasLower { return (begin, String(decoding: value, as: UTF8.self)) }
+        return (begin, String(decoding: value.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self))
     }
 
     /// Lenient mode reads a bare component or property (a fragment, as mail clients and
