@@ -213,7 +213,7 @@ final class ParallelReadTests: XCTestCase {
     }
 
     func testStructureLinesAreRecognizedAsParseWouldNameThem() {
-        for line in ["BEGIN:VEVENT", "begin:vevent", "End:VEVENT", "BEGIN;X=1:VALARM", "BE\u{0}GIN:VALARM", "END", "BEGIN"] {
+        for line in ["BEGIN:VEVENT", "begin:vevent", "End:VEVENT", "BEGIN;X=1:VALARM", "BE\u{0}GIN:VALARM", "END", "BEGIN", "\u{0}END:VTODO"] {
             XCTAssertTrue(ICSReader.isStructureLine(Array(line.utf8)), line)
         }
         for line in ["BEGINS:X", "ENDX:1", "BEGI:X", "X-BEGIN:VEVENT", "DESCRIPTION:END", "EN:D", "", ":BEGIN", "\u{0}"] {

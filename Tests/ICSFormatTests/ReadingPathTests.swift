@@ -181,6 +181,32 @@ final class ReadingPathTests: XCTestCase {
         }
     }
 
+    /// The lexer hands out a line where it stands in its buffer and looks ahead for a following
+    /// line without ':' to join: lines longer than the buffer, joins across blank lines and a
+    /// line whose ':' is only in its continuation (read whole, then handed out next) must read
+    /// the same however the input arrives.
+    func testJoinsAndLongLinesReadTheSameAcrossBufferRefills() throws {
+        let long = String(repeating: "x", count: 70_000)
+        let text = [
+            "BEGIN:VCALENDAR", "PRODID:p", "BEGIN:VEVENT", "UID:a", "DESCRIPTION:one", "two", "", "three", "SUMMARY:" + long,
+            "tail", "LOCATION", " :here", "END:VEVENT", "END:VCALENDAR",
+        ].joined(separator: "\r\n")
+        let bytes = Array(text.utf8)
+        let expectedWarnings = [
+            "6: line has no ':'; joined to the line 5 above it (folding without a leading space)",
+            "8: line has no ':'; joined to the line 5 above it (folding without a leading space)",
+            "10: line has no ':'; joined to the line 9 above it (folding without a leading space)",
+        ]
+        for source: ByteSource in [MemoryByteSource(bytes), TrickleByteSource(bytes)] {
+            let result = try read(source)
+            XCTAssertEqual(result.warnings, expectedWarnings)
+            guard case .entry(.event(let event), _) = result.elements[1] else { return XCTFail("no event") }
+            XCTAssertEqual(event.item.notes, "onetwothree")
+            XCTAssertEqual(event.item.title, long + "tail")
+            XCTAssertEqual(event.item.location, "here")
+        }
+    }
+
     func testValuesOffTheFastPathsReadAsBefore() throws {
         let result = try read(MemoryByteSource(Array(Self.lines.joined(separator: "\r\n").utf8)))
         XCTAssertEqual(

@@ -36,7 +36,7 @@ struct ComponentAssembler {
     }
 
     /// Parses a content line of the innermost open component and adds its property.
-    mutating func add(_ bytes: [UInt8], line: Int) throws {
+    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
         guard var parsed = try Self.parse(bytes, line: line, options: options, log: log) else { return }
         let id = parsed.info.id
         guard stack.count == 1 && item != nil else {
@@ -70,7 +70,7 @@ struct ComponentAssembler {
 
     /// Splits a content line; a line that cannot be read is skipped with a warning in lenient
     /// mode (nil) and is an error under `--strict`.
-    static func parse(_ bytes: [UInt8], line: Int, options: ReadOptions, log: DiagnosticLog) throws -> ContentLine? {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, options: ReadOptions, log: DiagnosticLog) throws -> ContentLine? {
         do {
             return try ContentLine.parse(bytes, line: line, options: options, log: log)
         } catch let failure as CalendarError where !options.strict && failure.kind == .data {

@@ -5,19 +5,19 @@ import ICalendarData
 /// lines with the BEGIN/END structure the reader's sequential pass decided (its repairs
 /// included), and, at their places between them, the elements and warnings of that pass.
 ///
-/// Units go back to the reading thread (`Output.unit`), which empties them for reuse: the
-/// lines are allocated there by the lexer, and freeing them on a worker made glibc grow and
-/// trim the reading thread's arena over and over (a page fault per few KB read, a third more
-/// CPU).
+/// The lines' bytes are copied one after the other into the unit's own buffer, rather than
+/// each into an allocation of its own: the lexer's line is only valid until it reads the next.
+/// Units go back to the reading thread (`Output.unit`), which empties them for reuse, so the
+/// buffer is allocated once and not freed on another thread.
 ///
 /// A class so the sequential pass's per-unit log can append its warnings as they are reported;
 /// it is handed to one worker after it is sealed and never touched by two threads at once.
 final class ComponentUnit: @unchecked Sendable {
     enum Step {
         case begin(String, line: Int)
-        /// A logical line (unfolded, without its terminator) inside the open component, as the
-        /// lexer made it: `ContentLine.parse` takes it without a copy.
-        case line([UInt8], line: Int)
+        /// A logical line (unfolded, without its terminator) inside the open component: `count`
+        /// bytes from `offset` in the unit's text.
+        case line(offset: Int, count: Int, line: Int)
         /// Closes the innermost open component.
         case end
         /// An element of the sequential pass (a calendar beginning or ending). Boxed, since it
@@ -41,22 +41,28 @@ final class ComponentUnit: @unchecked Sendable {
 
     private(set) var steps: [Step] = []
     private(set) var componentCount = 0
-    private(set) var byteCount = 0
+    /// The bytes of the unit's lines, one after the other.
+    private var text = ByteStore(capacity: 1 << 17)
+
+    private var byteCount: Int { text.count }
 
     func append(_ step: Step) {
-        switch step {
-        case .line(let bytes, _): byteCount += bytes.count
-        case .end: componentCount += 1
-        default: break
-        }
+        if case .end = step { componentCount += 1 }
         steps.append(step)
     }
 
-    /// Empties the unit for reuse, keeping its step buffer unless a huge component grew it.
+    /// Queues a line of the open component, copying its bytes.
+    func appendLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
+        steps.append(.line(offset: text.count, count: bytes.count, line: line))
+        text.append(bytes)
+    }
+
+    /// Empties the unit for reuse, keeping its buffers unless a huge component grew them.
     func reset() {
         steps.removeAll(keepingCapacity: steps.capacity <= 1 << 16)
         componentCount = 0
-        byteCount = 0
+        if text.capacity > 1 << 20 { text = ByteStore(capacity: 1 << 17) }
+        text.count = 0
     }
 
     /// Removes the elements and component ends queued from step `index` on, keeping the warnings.
@@ -92,7 +98,9 @@ final class ComponentUnit: @unchecked Sendable {
             for step in steps {
                 switch step {
                 case .begin(let name, let line): assembler.begin(name, line: line)
-                case .line(let bytes, let line): try assembler.add(bytes, line: line)
+                case .line(let offset, let count, let line):
+                    // The offsets were taken as the text grew, so the piece lies within it.
+                    try assembler.add(UnsafeBufferPointer(start: text.base + offset, count: count), line: line)
                 case .end: if let element = assembler.end() { yield(element) }
                 case .element(let element): yield(element)
                 case .diagnostic(let diagnostic): log.report(diagnostic)

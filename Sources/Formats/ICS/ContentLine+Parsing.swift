@@ -11,9 +11,9 @@ extension ContentLine {
     /// Splits a logical line into name, parameters and value (RFC 5545 §3.1, with RFC 6868's
     /// ^-escapes in parameter values). Invalid UTF-8 and NUL bytes are repaired with a warning,
     /// or rejected under `--strict`.
-    static func parse(_ raw: [UInt8], line: Int, options: ReadOptions, log: DiagnosticLog) throws -> ContentLine {
+    static func parse(_ raw: UnsafeBufferPointer<UInt8>, line: Int, options: ReadOptions, log: DiagnosticLog) throws -> ContentLine {
         // memchr finds a NUL many bytes at a time; this runs over every byte read.
-        let hasNUL = raw.withUnsafeBufferPointer { b in b.count > 0 && memchr(b.baseAddress!, 0, b.count) != nil }
+        let hasNUL = raw.count > 0 && memchr(raw.baseAddress!, 0, raw.count) != nil
         if hasNUL {
             guard !options.strict else {
                 throw CalendarError(.data, file: options.sourceName, line: line, "NUL byte in content line")
@@ -22,7 +22,7 @@ extension ContentLine {
             let bytes = raw.filter { $0 != 0 }
             return try bytes.withUnsafeBufferPointer { try parse(buffer: $0, line: line, options: options, log: log) }
         }
-        return try raw.withUnsafeBufferPointer { try parse(buffer: $0, line: line, options: options, log: log) }
+        return try parse(buffer: raw, line: line, options: options, log: log)
     }
 
     /// The parse proper, on the line's buffer: every index below is checked against `n` before
@@ -35,7 +35,7 @@ extension ContentLine {
         }
         func piece(_ from: Int, _ to: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: b[from..<to]) }
         let semicolon = UInt8(ascii: ";"), colon = UInt8(ascii: ":"), comma = UInt8(ascii: ","), equals = UInt8(ascii: "=")
-        let quote = UInt8(ascii: "\"")
+        let quote = UInt8(ascii: "\""), caretByte = UInt8(ascii: "^")
         let n = b.count
         var i = 0
         while i < n, b[i] != semicolon, b[i] != colon { i += 1 }
@@ -45,9 +45,22 @@ extension ContentLine {
         }
         guard i > 0 else { throw fail("content line has no property name") }
         // A known name gives its table entry and a shared String in one lookup.
-        let known = PropertyTable.info(nameBytes: piece(0, i))
-        guard let name = known?.name ?? upperCasedName(piece(0, i)) else {
-            throw fail("invalid property name '\(String(decoding: piece(0, i), as: UTF8.self))'")
+        let name: String
+        let info: PropertyInfo
+        if let known = PropertyTable.info(nameBytes: piece(0, i)) {
+            name = known.name
+            info = known.info
+        } else {
+            guard let upper = upperCasedName(piece(0, i)) else {
+                throw fail("invalid property name '\(String(decoding: piece(0, i), as: UTF8.self))'")
+            }
+            name = upper
+            // The bytes lookup covers every name of up to 16 bytes as it stands: when it was
+            // upper-case already, the table does not know it. Longer names the table compares
+            // as Strings, and knows only a few lengths of.
+            let unknown =
+                i > 16 ? i >= knownLongNameLengths.count || !knownLongNameLengths[i] : !piece(0, i).contains(where: { $0 >= 0x61 && $0 <= 0x7A })
+            info = unknown ? .unknown : PropertyTable.info(name)
         }
         var parameters: [Parameter] = []
         if b[i] == semicolon { parameters.reserveCapacity(4) }
@@ -71,17 +84,27 @@ extension ContentLine {
             var values: [String] = []
             while true {
                 let value: String
+                // Whether the value holds a '^' (RFC 6868) is noted on the way, not looked for again.
+                var caret = false
                 if i < n, b[i] == quote {
                     let start = i + 1
                     i = start
-                    while i < n, b[i] != quote { i += 1 }
+                    while i < n, b[i] != quote {
+                        caret = caret || b[i] == caretByte
+                        i += 1
+                    }
                     guard i < n else { throw fail("unterminated quoted parameter value in \(name);\(parameterName)") }
-                    value = try parameterValue(piece(start, i), line: line, options: options, log: log)
+                    value = try parameterValue(piece(start, i), caret: caret, line: line, options: options, log: log)
                     i += 1
                 } else {
                     let start = i
-                    while i < n, b[i] != comma, b[i] != semicolon, b[i] != colon { i += 1 }
-                    value = try parameterValue(piece(start, i), line: line, options: options, log: log)
+                    while i < n {
+                        let c = b[i]
+                        if c == comma || c == semicolon || c == colon { break }
+                        caret = caret || c == caretByte
+                        i += 1
+                    }
+                    value = try parameterValue(piece(start, i), caret: caret, line: line, options: options, log: log)
                 }
                 if i < n, b[i] == comma {
                     values.append(value)
@@ -96,8 +119,17 @@ extension ContentLine {
         }
         guard i < n, b[i] == colon else { throw fail("expected ':' after the parameters of \(name)") }
         let value = try text(piece(i + 1, n), line: line, options: options, log: log)
-        return ContentLine(name: name, parameters: parameters, value: value, line: line, info: known?.info)
+        return ContentLine(name: name, parameters: parameters, value: value, line: line, info: info)
     }
+
+    /// Whether the property table knows a name of this many bytes, for counts over 16.
+    static let knownLongNameLengths: [Bool] = {
+        let names = Array(PropertyTable.definitions.keys) + PropertyID.allCases.map(\.rawValue)
+        let counts = names.map(\.utf8.count)
+        var known = [Bool](repeating: false, count: (counts.max() ?? 0) + 1)
+        for count in counts where count > 16 { known[count] = true }
+        return known
+    }()
 
     /// The name upper-cased without going through Unicode case mapping (names are nearly always
     /// upper-case already, and then nothing is copied but the String); nil when a byte is not a
@@ -135,13 +167,15 @@ extension ContentLine {
         return s
     }
 
+    /// A parameter value's text; `caret` tells whether its bytes hold a '^' (repair never
+    /// touches one, so the bytes tell whether the text holds one).
     @inline(__always)
     private static func parameterValue(
-        _ bytes: UnsafeBufferPointer<UInt8>, line: Int, options: ReadOptions, log: DiagnosticLog
+        _ bytes: UnsafeBufferPointer<UInt8>, caret: Bool, line: Int, options: ReadOptions, log: DiagnosticLog
     ) throws -> String {
+        if !caret, let shared = CommonParameterValue.string(bytes) { return shared }
         let s = try text(bytes, line: line, options: options, log: log)
-        // Repair never touches a '^', so the bytes tell whether the text holds one.
-        return bytes.contains(UInt8(ascii: "^")) ? decodeCaret(s) : s
+        return caret ? decodeCaret(s) : s
     }
 
     /// Undoes RFC 6868's ^n, ^' and ^^; any other ^ stays as it is.
@@ -162,5 +196,76 @@ extension ContentLine {
             }
         }
         return out
+    }
+}
+
+/// The values of RFC 5545's enumerated parameters (CUTYPE, ROLE, PARTSTAT, RSVP, VALUE, …),
+/// which make up most parameter values: looking one up costs a fraction of decoding and
+/// validating its bytes into a new String.
+enum CommonParameterValue {
+    /// A word packed into two integers (the count in the top byte of `high`), and its String.
+    private struct Entry {
+        var low: UInt64
+        var high: UInt64
+        var string: String
+    }
+
+    /// Words of up to 15 bytes, so the count fits beside them.
+    static let words = [
+        "INDIVIDUAL", "GROUP", "RESOURCE", "ROOM", "UNKNOWN", "CHAIR", "REQ-PARTICIPANT", "OPT-PARTICIPANT",
+        "NON-PARTICIPANT", "NEEDS-ACTION", "ACCEPTED", "DECLINED", "TENTATIVE", "DELEGATED", "COMPLETED", "IN-PROCESS",
+        "TRUE", "FALSE", "DATE", "DATE-TIME", "PERIOD", "DURATION", "BINARY", "URI", "TEXT", "START", "END", "BASE64",
+        "8BIT", "THISANDFUTURE", "FREE", "BUSY", "BUSY-TENTATIVE", "PARENT", "CHILD", "SIBLING",
+    ]
+    private static let slotBits = 7
+    /// Open addressing on `slot(low:high:)`; a free slot has `high` 0 (no word is empty).
+    private static let table: [Entry] = {
+        var table = [Entry](repeating: Entry(low: 0, high: 0, string: ""), count: 1 << slotBits)
+        for word in words {
+            let (low, high) = Array(word.utf8).withUnsafeBufferPointer { pack($0) }
+            var slot = CommonParameterValue.slot(low: low, high: high)
+            while table[slot].high != 0 { slot = (slot + 1) & ((1 << slotBits) - 1) }
+            table[slot] = Entry(low: low, high: high, string: word)
+        }
+        return table
+    }()
+
+    /// Per count, a bit per first byte ('0' to 'o') that some word has: most other values
+    /// (names, time zones) are turned away by it before any hashing.
+    private static let firstBytes: [UInt64] = {
+        var masks = [UInt64](repeating: 0, count: 16)
+        for word in words { masks[word.utf8.count] |= 1 << (word.utf8.first! - 0x30) }
+        return masks
+    }()
+
+    @inline(__always)
+    private static func pack(_ b: UnsafeBufferPointer<UInt8>) -> (low: UInt64, high: UInt64) {
+        var low: UInt64 = 0
+        var high = UInt64(b.count) << 56
+        for k in 0..<min(b.count, 8) { low |= UInt64(b[k]) << (k << 3) }
+        if b.count > 8 { for k in 8..<b.count { high |= UInt64(b[k]) << ((k - 8) << 3) } }
+        return (low, high)
+    }
+
+    @inline(__always)
+    private static func slot(low: UInt64, high: UInt64) -> Int {
+        Int(truncatingIfNeeded: ((low ^ high &* 0xC2B2_AE3D_27D4_EB4F) &* 0x9E37_79B9_7F4A_7C15) >> (64 - slotBits))
+    }
+
+    /// The shared String for `b` when it is one of the words, else nil.
+    static func string(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        guard b.count >= 3, b.count <= 15 else { return nil }
+        let first = b[0] &- 0x30
+        guard first < 64, firstBytes.withUnsafeBufferPointer({ $0[b.count] }) & (1 << first) != 0 else { return nil }
+        let (low, high) = pack(b)
+        var slot = slot(low: low, high: high)
+        return table.withUnsafeBufferPointer { table in
+            while true {
+                let entry = table[slot]
+                if entry.high == 0 { return nil }
+                if entry.high == high && entry.low == low { return entry.string }
+                slot = (slot + 1) & ((1 << slotBits) - 1)
+            }
+        }
     }
 }

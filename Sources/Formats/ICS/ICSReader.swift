@@ -43,9 +43,6 @@ public struct ICSReader: CalendarReader {
     private var sawCalendar = false
     /// Whether the open VCALENDAR was supplied by lenient mode, to be closed at the end.
     private var implicitCalendar = false
-    /// The line read ahead, so a following line without ':' (broken folding) can be joined
-    /// to it in lenient mode.
-    private var heldLine: (bytes: [UInt8], line: Int)?
     /// Reading with worker threads: set up by the first `next()` when `options.concurrency > 1`.
     private var workers: WorkerState?
 
@@ -104,29 +101,25 @@ public struct ICSReader: CalendarReader {
         log.warning(file: options.sourceName, line: line, message)
     }
 
-    /// The next logical line, joining continuation lines whose leading space was lost.
-    private mutating func nextLine() throws -> (bytes: [UInt8], line: Int)? {
-        var current = heldLine
-        heldLine = nil
-        if current == nil { current = try lexer.nextRawLine() }
-        guard var line = current else { return nil }
-        while let next = try lexer.nextRawLine() {
-            if next.bytes.contains(UInt8(ascii: ":")) || options.strict {
-                heldLine = next
-                break
-            }
-            log.warning(file: options.sourceName, line: next.line,
-                "line has no ':'; joined to the line \(line.line) above it (folding without a leading space)")
-            line.bytes += next.bytes
-        }
-        return line
+    /// The next logical line; the lexer joins continuation lines whose leading space was lost,
+    /// reporting to the log of the place the line goes to.
+    @inline(__always)
+    private mutating func nextLine() throws -> RawLine? {
+        try lexer.nextLine(log: log)
     }
 
     /// Whether `ContentLine.parse` names the line BEGIN or END (or fails on it). Only such lines
     /// shape the tree; the other lines of a component are left to the assembler unparsed.
     static func isStructureLine(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { isStructureLine($0) }
+    }
+
+    @inline(__always)
+    static func isStructureLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         // The name runs to the first ';' or ':', without the NUL bytes parse removes. Masking
         // bit 5 upper-cases a letter and maps no other byte onto B, E, G, I, N or D.
+        // Most lines are turned away by their first byte alone.
+        if let first = bytes.first, first != 0, first & 0xDF != UInt8(ascii: "B"), first & 0xDF != UInt8(ascii: "E") { return false }
         var name: UInt64 = 0
         var length = 0
         for byte in bytes where byte != 0 {
@@ -140,59 +133,24 @@ public struct ICSReader: CalendarReader {
 
     /// Reads one logical line and queues whatever it completes.
     private mutating func step() throws {
-        guard let (bytes, lineNumber) = try nextLine() else {
+        guard let raw = try nextLine() else {
             try finishInput()
             return
         }
+        let bytes = raw.bytes, lineNumber = raw.line
         if stack.count > 1 && !Self.isStructureLine(bytes) {
             // A content line of a component: parsed by the assembler, here or on a worker.
-            if let workers { workers.unit.append(.line(bytes, line: lineNumber)) } else { try assembler.add(bytes, line: lineNumber) }
+            if let workers { workers.unit.appendLine(bytes, line: lineNumber) } else { try assembler.add(bytes, line: lineNumber) }
+            return
+        }
+        if let plain = Self.plainStructureLine(bytes) {
+            if plain.begin { try begin(plain.name, lineNumber) } else { try end(plain.name, lineNumber) }
             return
         }
         guard let line = try ComponentAssembler.parse(bytes, line: lineNumber, options: options, log: log) else { return }
         switch line.name {
-        case "BEGIN":
-            let name = line.value.uppercased()
-            guard !name.isEmpty else {
-                try repair(lineNumber, "BEGIN without a component name; line skipped")
-                return
-            }
-            if stack.isEmpty && name != "VCALENDAR" {
-                try openImplicitCalendar(lineNumber, "BEGIN:\(name) outside of a VCALENDAR")
-            }
-            if stack.count == 1 { announceCalendar() }
-            // Components that only stand at the top of a calendar close whatever is still open.
-            if stack.count > 1 && Self.topLevelComponents.contains(name) {
-                while stack.count > 1, let top = stack.last {
-                    try repair(lineNumber, "missing END:\(top.name) for BEGIN at line \(top.line); closed before BEGIN:\(name)")
-                    close()
-                }
-            }
-            if name == "VCALENDAR" && !stack.isEmpty {
-                // A new calendar before the last one ended: close what is open.
-                try repair(lineNumber, "BEGIN:VCALENDAR inside \(stack.last!.name) (line \(stack.last!.line)); the open components are closed first")
-                while !stack.isEmpty { close() }
-            }
-            stack.append(OpenComponent(name: name, line: lineNumber))
-            if stack.count > 1 { beginComponent(name, line: lineNumber) }
-        case "END":
-            let name = line.value.uppercased()
-            guard let open = stack.last else {
-                try repair(lineNumber, "END:\(name) without a matching BEGIN; line skipped")
-                return
-            }
-            if open.name != name {
-                // Close what was left open if the END names an enclosing component.
-                guard stack.contains(where: { $0.name == name }) else {
-                    try repair(lineNumber, "END:\(name) does not match BEGIN:\(open.name) at line \(open.line); line skipped")
-                    return
-                }
-                while let top = stack.last, top.name != name {
-                    try repair(lineNumber, "missing END:\(top.name) for BEGIN at line \(top.line); closed here")
-                    close()
-                }
-            }
-            close()
+        case "BEGIN": try begin(line.value.uppercased(), lineNumber)
+        case "END": try end(line.value.uppercased(), lineNumber)
         default:
             // Lines inside a component went to the assembler above: this one is at calendar level.
             assert(stack.count <= 1, "content line \(line.name) inside a component reached the calendar level")
@@ -200,6 +158,79 @@ public struct ICSReader: CalendarReader {
             let property = try decoder.property(from: line)
             if calendarAnnounced { trailingProperties.append(property) } else { calendarProperties.append(property) }
         }
+    }
+
+    /// A BEGIN line naming the (upper-cased) component `name`.
+    private mutating func begin(_ name: String, _ lineNumber: Int) throws {
+        guard !name.isEmpty else {
+            try repair(lineNumber, "BEGIN without a component name; line skipped")
+            return
+        }
+        if stack.isEmpty && name != "VCALENDAR" {
+            try openImplicitCalendar(lineNumber, "BEGIN:\(name) outside of a VCALENDAR")
+        }
+        if stack.count == 1 { announceCalendar() }
+        // Components that only stand at the top of a calendar close whatever is still open.
+        if stack.count > 1 && Self.topLevelComponents.contains(name) {
+            while stack.count > 1, let top = stack.last {
+                try repair(lineNumber, "missing END:\(top.name) for BEGIN at line \(top.line); closed before BEGIN:\(name)")
+                close()
+            }
+        }
+        if name == "VCALENDAR" && !stack.isEmpty {
+            // A new calendar before the last one ended: close what is open.
+            try repair(lineNumber, "BEGIN:VCALENDAR inside \(stack.last!.name) (line \(stack.last!.line)); the open components are closed first")
+            while !stack.isEmpty { close() }
+        }
+        stack.append(OpenComponent(name: name, line: lineNumber))
+        if stack.count > 1 { beginComponent(name, line: lineNumber) }
+    }
+
+    /// An END line naming the (upper-cased) component `name`.
+    private mutating func end(_ name: String, _ lineNumber: Int) throws {
+        guard let open = stack.last else {
+            try repair(lineNumber, "END:\(name) without a matching BEGIN; line skipped")
+            return
+        }
+        if open.name != name {
+            // Close what was left open if the END names an enclosing component.
+            guard stack.contains(where: { $0.name == name }) else {
+                try repair(lineNumber, "END:\(name) does not match BEGIN:\(open.name) at line \(open.line); line skipped")
+                return
+            }
+            while let top = stack.last, top.name != name {
+                try repair(lineNumber, "missing END:\(top.name) for BEGIN at line \(top.line); closed here")
+                close()
+            }
+        }
+        close()
+    }
+
+    /// The plain form of nearly every BEGIN and END line: upper-case "BEGIN:" or "END:" and a
+    /// component name of ASCII letters, digits and '-', upper-cased here as `ContentLine.parse`
+    /// and `uppercased()` would make it; nil for any other line, which takes the general path.
+    static func plainStructureLine(_ b: UnsafeBufferPointer<UInt8>) -> (begin: Bool, name: String)? {
+        let start: Int
+        let begin: Bool
+        if b.count > 6, b[0] == 0x42, b[1] == 0x45, b[2] == 0x47, b[3] == 0x49, b[4] == 0x4E, b[5] == 0x3A {
+            (start, begin) = (6, true)
+        } else if b.count > 4, b[0] == 0x45, b[1] == 0x4E, b[2] == 0x44, b[3] == 0x3A {
+            (start, begin) = (4, false)
+        } else {
+            return nil
+        }
+        var hasLower = false
+        for i in start..<b.count {
+            let c = b[i]
+            if c >= 0x61 && c <= 0x7A {
+                hasLower = true
+            } else if !((c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2D) {
+                return nil
+            }
+        }
+        let value = UnsafeBufferPointer(rebasing: b[start...])
+        if !hasLower { return (begin, String(decoding: value, as: UTF8.self)) }
+        return (begin, String(decoding: value.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self))
     }
 
     /// Lenient mode reads a bare component or property (a fragment, as mail clients and
