@@ -235,7 +235,8 @@ extension CalendarDateTime {
 
     /// Appends `basicISO` as UTF-8: written digit by digit, as this runs for every date-time
     /// of every conversion.
-    public func appendBasicISO(to bytes: inout [UInt8]) {
+    @inlinable
+    public func appendBasicISO(to bytes: inout some UTF8Output) {
         if (0...9999).contains(date.year) {
             bytes.appendTwoDigits(date.year / 100)
             bytes.appendTwoDigits(date.year % 100)
