@@ -54,8 +54,9 @@ final class DirectWritingTests: XCTestCase {
             String(decoding: lines.bytes, as: UTF8.self), "X-PERSON;VALUE=CAL-ADDRESS;CN=A;ROLE=CHAIR;X-Y=z:mailto:a@example.com\r\n")
     }
 
-    /// The escaper skips eight bytes at a time; specials at every place in and across those
-    /// blocks, and a CRLF split between two, must come out as a byte-by-byte escaper writes them.
+    /// The escaper skips eight bytes at a time and jumps to the first special among them;
+    /// specials alone and several together at every place in and across those blocks, and a
+    /// CRLF split between two, must come out as a byte-by-byte escaper writes them.
     func testTextEscapingAtEveryPlaceInAndAcrossEightByteBlocks() {
         func reference(_ text: String) -> String {
             text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ";", with: "\\;")
@@ -63,7 +64,7 @@ final class DirectWritingTests: XCTestCase {
                 .replacingOccurrences(of: "\r", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
         }
         for length in 0...20 {
-            for special in ["\\", ";", ",", "\n", "\r", "\r\n", "é"] {
+            for special in ["\\", ";", ",", "\n", "\r", "\r\n", "é", ",;", "a\\b,c", "\r\r\n\n;"] {
                 for place in 0...length {
                     var text = String(repeating: "a", count: length)
                     text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: place))

@@ -103,47 +103,54 @@ extension ValueCodec {
             guard let base = bytes.baseAddress else { return }
             // Copy the runs between characters that need escaping in one piece each: long
             // descriptions have a few commas and newlines in hundreds of bytes, so the scan
-            // looks at eight bytes at a time (bounds checked by the loop conditions).
+            // looks at eight bytes at a time and jumps to the first special among them (bounds
+            // checked by the loop conditions).
             let n = bytes.count
             var runStart = 0
             var i = 0
             while i < n {
-                if i + 8 <= n, !mayNeedEscaping(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
-                    i += 8
-                    continue
-                }
-                let blockEnd = min(i + 8, n)
-                while i < blockEnd {
-                    let b = base[i]
+                let b: UInt8
+                if i + 8 <= n {
+                    let hits = specials(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                    guard hits != 0 else {
+                        i += 8
+                        continue
+                    }
+                    i += hits.trailingZeroBitCount >> 3
+                    b = base[i]
+                } else {
+                    b = base[i]
                     guard b == 0x5C || b == 0x3B || b == 0x2C || b == 0x0A || b == 0x0D else {
                         i += 1
                         continue
                     }
-                    if i > runStart { out.append(base + runStart, count: i - runStart) }
-                    switch b {
-                    case 0x0A: out.append(0x5C, UInt8(ascii: "n"))
-                    case 0x0D:
-                        out.append(0x5C, UInt8(ascii: "n"))
-                        if i + 1 < n, base[i + 1] == 0x0A { i += 1 }
-                    default: out.append(0x5C, b)
-                    }
-                    i += 1
-                    runStart = i
                 }
+                if i > runStart { out.append(base + runStart, count: i - runStart) }
+                switch b {
+                case 0x0A: out.append(0x5C, UInt8(ascii: "n"))
+                case 0x0D:
+                    out.append(0x5C, UInt8(ascii: "n"))
+                    if i + 1 < n, base[i + 1] == 0x0A { i += 1 }
+                default: out.append(0x5C, b)
+                }
+                i += 1
+                runStart = i
             }
             if n > runStart { out.append(base + runStart, count: n - runStart) }
         }
     }
 
-    /// Whether any of eight bytes is `\\`, `;`, `,`, LF or CR (exact: the zero-byte test
-    /// `(v - 0x01…) & ~v & 0x80…` has no false answer for "any").
+    /// The top bits of the bytes of `word` (little-endian) that are `\\`, `;`, `,`, LF or CR,
+    /// exact up to the first such byte: the zero-byte test `(v - 0x01…) & ~v & 0x80…` marks
+    /// every zero byte, and a byte above one only through its borrow, so the lowest mark is
+    /// always a special (and there is one when any byte is).
     @inline(__always)
-    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+    private static func specials(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         func zeroBytes(_ v: UInt64) -> UInt64 { (v &- ones) & ~v }
         let hits =
             zeroBytes(word ^ (ones &* 0x5C)) | zeroBytes(word ^ (ones &* 0x3B)) | zeroBytes(word ^ (ones &* 0x2C))
             | zeroBytes(word ^ (ones &* 0x0A)) | zeroBytes(word ^ (ones &* 0x0D))
-        return hits & 0x8080_8080_8080_8080 != 0
+        return hits & 0x8080_8080_8080_8080
     }
 }
