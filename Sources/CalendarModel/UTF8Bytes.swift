@@ -35,6 +35,12 @@ extension UTF8Output {
         }
     }
 
+    /// Appends a string's UTF-8.
+    @inlinable
+    public mutating func appendUTF8(_ s: String) {
+        for b in s.utf8 { append(b) }
+    }
+
     /// Appends two decimal digits of a value in 0…99 (months, days, hours, …).
     @inline(__always)
     public mutating func appendTwoDigits(_ n: Int) {

@@ -57,7 +57,7 @@ extension ValueCodec {
             }
         case .duration(let d): d.appendRFC5545Text(to: &out)
         case .utcOffset(let s): append(utcOffset: s, to: &out)
-        case .recurrence(let r): out.append(r.rfc5545Text)
+        case .recurrence(let r): r.appendRFC5545Text(to: &out)
         case .integer(let n):
             for (index, v) in n.enumerated() {
                 if index > 0 { out.append(0x2C) }
