@@ -41,7 +41,8 @@ public struct CalendarDuration: Hashable, Sendable {
     }
 
     /// Appends `rfc5545Text` as UTF-8.
-    public func appendRFC5545Text(to bytes: inout [UInt8]) {
+    @inlinable
+    public func appendRFC5545Text(to bytes: inout some UTF8Output) {
         if isNegative { bytes.append(UInt8(ascii: "-")) }
         bytes.append(UInt8(ascii: "P"))
         func field(_ n: Int, _ unit: Unicode.Scalar) {
@@ -57,7 +58,9 @@ public struct CalendarDuration: Hashable, Sendable {
             field(minutes, "M")
             field(seconds, "S")
         } else if weeks == 0 && days == 0 {
-            bytes.append(contentsOf: [UInt8(ascii: "T"), UInt8(ascii: "0"), UInt8(ascii: "S")])
+            bytes.append(UInt8(ascii: "T"))
+            bytes.append(UInt8(ascii: "0"))
+            bytes.append(UInt8(ascii: "S"))
         }
     }
 

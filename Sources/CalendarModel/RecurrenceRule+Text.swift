@@ -143,33 +143,84 @@ extension RecurrenceRule {
 
     /// The canonical text: FREQ first, then the parts in RFC 5545's order.
     public var rfc5545Text: String {
-        var parts: [String] = []
-        if let scale { parts.append("RSCALE=\(scale)") }
-        parts.append("FREQ=\(frequency.rawValue)")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        appendRFC5545Text(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `rfc5545Text` as UTF-8, without the Strings and arrays of its parts.
+    @inlinable
+    public func appendRFC5545Text(to bytes: inout some UTF8Output) {
+        var first = true
+        func part(_ name: String) {
+            if !first { bytes.append(UInt8(ascii: ";")) }
+            first = false
+            bytes.appendUTF8(name)
+            bytes.append(UInt8(ascii: "="))
+        }
+        if let scale {
+            part("RSCALE")
+            bytes.appendUTF8(scale)
+        }
+        part("FREQ")
+        bytes.appendUTF8(frequency.rawValue)
         switch end {
-        case .until(let d): parts.append("UNTIL=\(d.basicISO)")
-        case .count(let n): parts.append("COUNT=\(n)")
+        case .until(let d):
+            part("UNTIL")
+            d.appendBasicISO(to: &bytes)
+        case .count(let n):
+            part("COUNT")
+            bytes.appendDecimal(n)
         case nil: break
         }
-        if interval != 1 || intervalWasExplicit { parts.append("INTERVAL=\(interval)") }
+        if interval != 1 || intervalWasExplicit {
+            part("INTERVAL")
+            bytes.appendDecimal(interval)
+        }
         func list(_ name: String, _ values: [Int]) {
-            if !values.isEmpty { parts.append("\(name)=" + values.map(String.init).joined(separator: ",")) }
+            guard !values.isEmpty else { return }
+            part(name)
+            for (index, v) in values.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.appendDecimal(v)
+            }
         }
         list("BYSECOND", bySecond)
         list("BYMINUTE", byMinute)
         list("BYHOUR", byHour)
         if !daysOfTheWeek.isEmpty {
-            parts.append("BYDAY=" + daysOfTheWeek.map { ($0.weekNumber != 0 ? String($0.weekNumber) : "") + $0.weekday.code }.joined(separator: ","))
+            part("BYDAY")
+            for (index, day) in daysOfTheWeek.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                if day.weekNumber != 0 { bytes.appendDecimal(day.weekNumber) }
+                bytes.appendUTF8(day.weekday.code)
+            }
         }
         list("BYMONTHDAY", daysOfTheMonth)
         list("BYYEARDAY", daysOfTheYear)
         list("BYWEEKNO", weeksOfTheYear)
-        if !months.isEmpty { parts.append("BYMONTH=" + months.map { "\($0.number)" + ($0.isLeap ? "L" : "") }.joined(separator: ",")) }
+        if !months.isEmpty {
+            part("BYMONTH")
+            for (index, month) in months.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.appendDecimal(month.number)
+                if month.isLeap { bytes.append(UInt8(ascii: "L")) }
+            }
+        }
         list("BYSETPOS", setPositions)
-        if let firstDayOfTheWeek { parts.append("WKST=\(firstDayOfTheWeek.code)") }
-        if let skip { parts.append("SKIP=\(skip)") }
-        for part in extensionParts { parts.append("\(part.name)=\(part.value)") }
-        return parts.joined(separator: ";")
+        if let firstDayOfTheWeek {
+            part("WKST")
+            bytes.appendUTF8(firstDayOfTheWeek.code)
+        }
+        if let skip {
+            part("SKIP")
+            bytes.appendUTF8(skip)
+        }
+        for p in extensionParts {
+            part(p.name)
+            bytes.appendUTF8(p.value)
+        }
     }
 }
 
@@ -235,7 +286,8 @@ extension CalendarDateTime {
 
     /// Appends `basicISO` as UTF-8: written digit by digit, as this runs for every date-time
     /// of every conversion.
-    public func appendBasicISO(to bytes: inout [UInt8]) {
+    @inlinable
+    public func appendBasicISO(to bytes: inout some UTF8Output) {
         if (0...9999).contains(date.year) {
             bytes.appendTwoDigits(date.year / 100)
             bytes.appendTwoDigits(date.year % 100)

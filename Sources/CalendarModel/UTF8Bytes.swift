@@ -1,8 +1,17 @@
-/// Writers build their output in UTF-8 byte buffers; these append the model's numbers to one
-/// without making a String first (String interpolation costs several times more on the hot
-/// path, STYLE.md habit 8).
-extension Array where Element == UInt8 {
+/// A byte buffer a writer builds UTF-8 output in. The extension below appends the model's
+/// numbers to one without making a String first (String interpolation costs several times
+/// more on the hot path, STYLE.md habit 8).
+public protocol UTF8Output {
+    /// Appends one byte.
+    mutating func append(_ byte: UInt8)
+}
+
+extension Array: UTF8Output where Element == UInt8 {}
+
+// Inlinable so that a writer's own buffer gets them specialized to its appends.
+extension UTF8Output {
     /// Appends `n` in decimal, spelled as `String(n)` spells it.
+    @inlinable
     public mutating func appendDecimal(_ n: Int) {
         if n < 0 {
             append(UInt8(ascii: "-"))
@@ -13,7 +22,8 @@ extension Array where Element == UInt8 {
         }
     }
 
-    private mutating func appendDecimal(magnitude n: UInt) {
+    @inlinable
+    internal mutating func appendDecimal(magnitude n: UInt) {
         var divisor: UInt = 1
         while n / divisor >= 10 { divisor *= 10 }
         var v = n
@@ -23,6 +33,12 @@ extension Array where Element == UInt8 {
             v %= divisor
             divisor /= 10
         }
+    }
+
+    /// Appends a string's UTF-8.
+    @inlinable
+    public mutating func appendUTF8(_ s: String) {
+        for b in s.utf8 { append(b) }
     }
 
     /// Appends two decimal digits of a value in 0…99 (months, days, hours, …).

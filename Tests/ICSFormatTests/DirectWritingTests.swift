@@ -54,8 +54,9 @@ final class DirectWritingTests: XCTestCase {
             String(decoding: lines.bytes, as: UTF8.self), "X-PERSON;VALUE=CAL-ADDRESS;CN=A;ROLE=CHAIR;X-Y=z:mailto:a@example.com\r\n")
     }
 
-    /// The escaper skips eight bytes at a time; specials at every place in and across those
-    /// blocks, and a CRLF split between two, must come out as a byte-by-byte escaper writes them.
+    /// The escaper skips eight bytes at a time and jumps to the first special among them;
+    /// specials alone and several together at every place in and across those blocks, and a
+    /// CRLF split between two, must come out as a byte-by-byte escaper writes them.
     func testTextEscapingAtEveryPlaceInAndAcrossEightByteBlocks() {
         func reference(_ text: String) -> String {
             text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ";", with: "\\;")
@@ -63,13 +64,13 @@ final class DirectWritingTests: XCTestCase {
                 .replacingOccurrences(of: "\r", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
         }
         for length in 0...20 {
-            for special in ["\\", ";", ",", "\n", "\r", "\r\n", "é"] {
+            for special in ["\\", ";", ",", "\n", "\r", "\r\n", "é", ",;", "a\\b,c", "\r\r\n\n;"] {
                 for place in 0...length {
                     var text = String(repeating: "a", count: length)
                     text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: place))
-                    var out: [UInt8] = []
+                    var out = ICSOutputBuffer(capacity: 1)
                     ValueCodec.appendEscaped(text, to: &out)
-                    XCTAssertEqual(String(decoding: out, as: UTF8.self), reference(text), text.debugDescription)
+                    XCTAssertEqual(String(decoding: out.bytes, as: UTF8.self), reference(text), text.debugDescription)
                 }
             }
         }
@@ -133,6 +134,25 @@ final class DirectWritingTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// The output buffer grows from any capacity, and a copy writes into storage of its own:
+    /// what one writes after the copy is not seen by the other.
+    func testTheOutputBufferGrowsAndCopiesDoNotShareWrites() {
+        var lines = ICSContentLines()
+        lines.out = ICSOutputBuffer(capacity: 1)
+        lines.begin("VEVENT")
+        var copy = lines
+        lines.property(TypedName("SUMMARY"), [], .text(String(repeating: "é", count: 100)))
+        copy.end("VEVENT")
+        XCTAssertEqual(String(decoding: copy.bytes, as: UTF8.self), "BEGIN:VEVENT\r\nEND:VEVENT\r\n")
+        XCTAssertEqual(lines.bytes.count, 14 + 8 + 200 + 2 * 3 + 2)
+        XCTAssertTrue(String(decoding: lines.bytes, as: UTF8.self).hasPrefix("BEGIN:VEVENT\r\nSUMMARY:éé"))
+        lines.out.removeAll()
+        XCTAssertEqual(lines.bytes, [])
+        lines.end("X")
+        XCTAssertEqual(String(decoding: lines.bytes, as: UTF8.self), "END:X\r\n")
+        XCTAssertEqual(String(decoding: copy.bytes, as: UTF8.self), "BEGIN:VEVENT\r\nEND:VEVENT\r\n")
     }
 
     /// Parameter values are copied in one piece unless they need quotes or caret encoding;

@@ -5,26 +5,25 @@ import ICalendarData
 /// buffer, escaped and folded on the way, from what `ICalendarMapper.emit` says or from
 /// generic properties and components.
 struct ICSContentLines: ICalendarEmitter {
-    var bytes: [UInt8] = []
+    var out = ICSOutputBuffer()
     /// Where a line longer than 75 octets is folded, kept to reuse its storage.
     private var cuts: [Int] = []
 
-    init() {
-        bytes.reserveCapacity(1 << 17)
-    }
+    /// The bytes written so far (tests).
+    var bytes: [UInt8] { out.bytes }
 
     mutating func begin(_ name: String) {
-        bytes.append(contentsOf: "BEGIN:".utf8)
-        ValueCodec.appendUTF8(name, to: &bytes)
-        bytes.append(0x0D)
-        bytes.append(0x0A)
+        out.makeUnique()
+        out.append(literal: "BEGIN:")
+        out.append(name)
+        out.append(0x0D, 0x0A)
     }
 
     mutating func end(_ name: String) {
-        bytes.append(contentsOf: "END:".utf8)
-        ValueCodec.appendUTF8(name, to: &bytes)
-        bytes.append(0x0D)
-        bytes.append(0x0A)
+        out.makeUnique()
+        out.append(literal: "END:")
+        out.append(name)
+        out.append(0x0D, 0x0A)
     }
 
     mutating func component(_ component: Component) {
@@ -35,14 +34,7 @@ struct ICSContentLines: ICalendarEmitter {
     }
 
     mutating func property(_ property: Property) {
-        let value = property.value
-        var binary = false
-        if case .binary = value { binary = true }
-        writeLine(
-            property.name, property.parameters, zone: Self.anchorZone(value),
-            declaredType: ValueCodec.declaredType(value, defaultType: PropertyTable.defaultType(property.name)),
-            binary: binary
-        ) { ValueCodec.append(value, to: &$0) }
+        writeLine(property.name, property.parameters, property.value, defaultType: PropertyTable.defaultType(property.name))
     }
 
     mutating func property(_ name: TypedName, _ parameters: [Parameter], _ value: TypedValue) {
@@ -51,17 +43,21 @@ struct ICSContentLines: ICalendarEmitter {
         switch value {
         case .text(let text):
             let type = ValueCodec.declaredType(.text, defaultType: name.defaultType)
-            writeLine(name.name, parameters, zone: nil, declaredType: type, binary: false) { ValueCodec.appendEscaped(text, to: &$0) }
+            let start = beginLine(name.name, parameters, zone: nil, declaredType: type, binary: false)
+            ValueCodec.appendEscaped(text, to: &out)
+            out.endLine(from: start, cuts: &cuts)
         case .dateTime(let d):
             let type = ValueCodec.declaredType(d.isDateOnly ? .date : .dateTime, defaultType: name.defaultType)
-            writeLine(name.name, parameters, zone: d.reference.zoneIdentifier, declaredType: type, binary: false) {
-                d.appendBasicISO(to: &$0)
-            }
+            let start = beginLine(name.name, parameters, zone: d.reference.zoneIdentifier, declaredType: type, binary: false)
+            d.appendBasicISO(to: &out)
+            out.endLine(from: start, cuts: &cuts)
         case .integer(let n):
             let type = ValueCodec.declaredType(.integer, defaultType: name.defaultType)
-            writeLine(name.name, parameters, zone: nil, declaredType: type, binary: false) { $0.appendDecimal(n) }
+            let start = beginLine(name.name, parameters, zone: nil, declaredType: type, binary: false)
+            out.appendDecimal(n)
+            out.endLine(from: start, cuts: &cuts)
         case .value(let v):
-            property(Property(name: name.name, parameters: parameters, value: v))
+            writeLine(name.name, parameters, v, defaultType: name.defaultType)
         }
     }
 
@@ -72,34 +68,46 @@ struct ICSContentLines: ICalendarEmitter {
             property(ICalendarMapper.participantProperty(name.name, participant, words: words))
             return
         }
-        let start = bytes.count
-        ValueCodec.appendUTF8(name.name, to: &bytes)
+        out.makeUnique()
+        let start = out.count
+        out.append(name.name)
         ICalendarMapper.forEachParameter(of: participant, words: words) { name, values in
             switch values {
             case .one(let v): appendParameter(name, v, inList: false)
             case .list(let list): appendParameter(name, list)
             }
         }
-        bytes.append(UInt8(ascii: ":"))
-        ValueCodec.appendUTF8(participant.url, to: &bytes)
-        endLine(from: start)
+        out.append(UInt8(ascii: ":"))
+        out.append(participant.url)
+        out.endLine(from: start, cuts: &cuts)
     }
 
-    /// Writes one content line: the name; the parameters the value implies (TZID, VALUE,
-    /// ENCODING) unless `parameters` has them; `parameters`; the value; folded.
-    private mutating func writeLine(
-        _ name: String, _ parameters: [Parameter], zone: String?, declaredType: String?, binary: Bool,
-        value: (inout [UInt8]) -> Void
-    ) {
-        let start = bytes.count
-        ValueCodec.appendUTF8(name, to: &bytes)
+    /// Writes one content line of a generic value, `defaultType` being its property's.
+    private mutating func writeLine(_ name: String, _ parameters: [Parameter], _ value: PropertyValue, defaultType: ValueType?) {
+        var binary = false
+        if case .binary = value { binary = true }
+        let start = beginLine(
+            name, parameters, zone: Self.anchorZone(value), declaredType: ValueCodec.declaredType(value, defaultType: defaultType),
+            binary: binary)
+        ValueCodec.append(value, to: &out)
+        out.endLine(from: start, cuts: &cuts)
+    }
+
+    /// Begins a content line: the name; the parameters the value implies (TZID, VALUE,
+    /// ENCODING) unless `parameters` has them; `parameters`; the colon. Returns where the line
+    /// starts, for `endLine` to fold it.
+    private mutating func beginLine(
+        _ name: String, _ parameters: [Parameter], zone: String?, declaredType: String?, binary: Bool
+    ) -> Int {
+        out.makeUnique()
+        let start = out.count
+        out.append(name)
         if let zone, !parameters.contains(where: { $0.name == "TZID" }) { appendParameter("TZID", zone, inList: false) }
         if let declaredType, !parameters.contains(where: { $0.name == "VALUE" }) { appendParameter("VALUE", declaredType, inList: false) }
         if binary, !parameters.contains(where: { $0.name == "ENCODING" }) { appendParameter("ENCODING", "BASE64", inList: false) }
         for parameter in parameters { appendParameter(parameter.name, parameter.values) }
-        bytes.append(UInt8(ascii: ":"))
-        value(&bytes)
-        endLine(from: start)
+        out.append(UInt8(ascii: ":"))
+        return start
     }
 
     /// The zone that a TZID parameter must name for this value, if any.
@@ -112,21 +120,21 @@ struct ICSContentLines: ICalendarEmitter {
     }
 
     private mutating func appendParameter(_ name: String, _ values: [String]) {
-        bytes.append(UInt8(ascii: ";"))
-        ValueCodec.appendUTF8(name, to: &bytes)
+        out.append(UInt8(ascii: ";"))
+        out.append(name)
         // A parameter read without '=' is written back the same way.
         if values.isEmpty { return }
-        bytes.append(UInt8(ascii: "="))
+        out.append(UInt8(ascii: "="))
         for (index, value) in values.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if index > 0 { out.append(UInt8(ascii: ",")) }
             appendParameterValue(value, inList: values.count > 1)
         }
     }
 
     private mutating func appendParameter(_ name: String, _ value: String, inList: Bool) {
-        bytes.append(UInt8(ascii: ";"))
-        ValueCodec.appendUTF8(name, to: &bytes)
-        bytes.append(UInt8(ascii: "="))
+        out.append(UInt8(ascii: ";"))
+        out.append(name)
+        out.append(UInt8(ascii: "="))
         appendParameterValue(value, inList: inList)
     }
 
@@ -143,16 +151,16 @@ struct ICSContentLines: ICalendarEmitter {
                 if c == 0x5E || (1 << c) & encodeMask != 0 { return false }
                 if (1 << c) & quoteMask != 0 { quote = true }
             }
-            if quote { bytes.append(UInt8(ascii: "\"")) }
-            bytes.append(contentsOf: b)
-            if quote { bytes.append(UInt8(ascii: "\"")) }
+            if quote { out.append(UInt8(ascii: "\"")) }
+            out.append(b)
+            if quote { out.append(UInt8(ascii: "\"")) }
             return true
         }
         if copied == true { return }
         let quote = value.utf8.contains { $0 == 0x3A || $0 == 0x3B || $0 == 0x2C } || (value.isEmpty && inList)
-        if quote { bytes.append(UInt8(ascii: "\"")) }
-        ValueCodec.appendUTF8(Self.caretEncoded(value), to: &bytes)
-        if quote { bytes.append(UInt8(ascii: "\"")) }
+        if quote { out.append(UInt8(ascii: "\"")) }
+        out.append(Self.caretEncoded(value))
+        if quote { out.append(UInt8(ascii: "\"")) }
     }
 
     /// RFC 6868: ^ → ^^, newline → ^n, " → ^'. By Character, so a `"` or `^` that a combining
@@ -168,45 +176,5 @@ struct ICSContentLines: ICalendarEmitter {
             }
         }
         return out
-    }
-
-    /// Ends the line that began at `start`: folds it at 75 octets, backing up to the start of
-    /// a UTF-8 sequence so none is split, and adds CRLF.
-    private mutating func endLine(from start: Int) {
-        let end = bytes.count
-        if end - start > 75 {
-            // Folded in place: find the cuts, grow the buffer by a CRLF and space for each, then
-            // move the pieces after each cut right, the last first, so no piece is overwritten
-            // before it has moved.
-            cuts.removeAll(keepingCapacity: true)
-            bytes.withUnsafeBufferPointer { line in
-                var from = start
-                var limit = 75
-                while end - from > limit {
-                    var cut = from + limit
-                    while cut > from + 1, line[cut] & 0xC0 == 0x80 { cut -= 1 }
-                    cuts.append(cut)
-                    from = cut
-                    limit = 74  // the leading space counts toward the next line's 75
-                }
-            }
-            bytes.append(contentsOf: repeatElement(0, count: 3 * cuts.count))
-            bytes.withUnsafeMutableBufferPointer { buffer in
-                // Every index below is within the line, which is within the buffer.
-                guard let base = buffer.baseAddress else { return }
-                var pieceEnd = end
-                for k in stride(from: cuts.count, to: 0, by: -1) {
-                    let cut = cuts[k - 1]
-                    let shift = 3 * k
-                    UnsafeMutableRawPointer(base + cut + shift).copyMemory(from: base + cut, byteCount: pieceEnd - cut)
-                    base[cut + shift - 3] = 0x0D
-                    base[cut + shift - 2] = 0x0A
-                    base[cut + shift - 1] = 0x20
-                    pieceEnd = cut
-                }
-            }
-        }
-        bytes.append(0x0D)
-        bytes.append(0x0A)
     }
 }

@@ -38,7 +38,7 @@ public struct ICSWriter: CalendarWriter {
             for p in trailing { lines.property(p) }
             lines.end("VCALENDAR")
         }
-        if lines.bytes.count >= 1 << 16 { try flush() }
+        if lines.out.count >= 1 << 16 { try flush() }
     }
 
     public mutating func finish() throws {
@@ -46,8 +46,8 @@ public struct ICSWriter: CalendarWriter {
     }
 
     private mutating func flush() throws {
-        guard !lines.bytes.isEmpty else { return }
-        try sink.write(lines.bytes)
-        lines.bytes.removeAll(keepingCapacity: true)
+        guard lines.out.count > 0 else { return }
+        try lines.out.withUnsafeBytes { try sink.write($0) }
+        lines.out.removeAll()
     }
 }

@@ -33,21 +33,21 @@ extension ValueCodec {
     }
 
     /// Appends the text form of a value (TEXT escaped) to a byte buffer.
-    static func append(_ value: PropertyValue, to out: inout [UInt8]) {
+    static func append(_ value: PropertyValue, to out: inout ICSOutputBuffer) {
         switch value {
         case .text(let parts):
             for (index, part) in parts.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
+                if index > 0 { out.append(0x2C) }
                 appendEscaped(part, to: &out)
             }
         case .dateTimes(let dates):
             for (index, d) in dates.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
+                if index > 0 { out.append(0x2C) }
                 d.appendBasicISO(to: &out)
             }
         case .periods(let periods):
             for (index, period) in periods.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
+                if index > 0 { out.append(0x2C) }
                 period.start.appendBasicISO(to: &out)
                 out.append(UInt8(ascii: "/"))
                 switch period.extent {
@@ -57,27 +57,27 @@ extension ValueCodec {
             }
         case .duration(let d): d.appendRFC5545Text(to: &out)
         case .utcOffset(let s): append(utcOffset: s, to: &out)
-        case .recurrence(let r): appendUTF8(r.rfc5545Text, to: &out)
+        case .recurrence(let r): r.appendRFC5545Text(to: &out)
         case .integer(let n):
             for (index, v) in n.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
+                if index > 0 { out.append(0x2C) }
                 out.appendDecimal(v)
             }
-        case .float(let f): appendUTF8(f.map(formatNumber).joined(separator: ","), to: &out)
-        case .boolean(let b): appendUTF8(b ? "TRUE" : "FALSE", to: &out)
-        case .geo(let lat, let lon): appendUTF8("\(formatNumber(lat));\(formatNumber(lon))", to: &out)
-        case .binary(let bytes): appendUTF8(Base64.encode(bytes), to: &out)
-        case .uri(let u): appendUTF8(u, to: &out)
-        case .calendarAddress(let a): appendUTF8(a, to: &out)
+        case .float(let f): out.append(f.map(formatNumber).joined(separator: ","))
+        case .boolean(let b): out.append(b ? "TRUE" : "FALSE")
+        case .geo(let lat, let lon): out.append("\(formatNumber(lat));\(formatNumber(lon))")
+        case .binary(let bytes): out.append(Base64.encode(bytes))
+        case .uri(let u): out.append(u)
+        case .calendarAddress(let a): out.append(a)
         case .times(let times, let utc):
             for (index, t) in times.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
+                if index > 0 { out.append(0x2C) }
                 out.appendTwoDigits(t.hour)
                 out.appendTwoDigits(t.minute)
                 out.appendTwoDigits(t.second)
                 if utc { out.append(UInt8(ascii: "Z")) }
             }
-        case .unknown(_, let literal): appendUTF8(literal, to: &out)
+        case .unknown(_, let literal): out.append(literal)
         }
     }
 
@@ -87,7 +87,7 @@ extension ValueCodec {
     }
 
     /// `+HHMM`, or `+HHMMSS` when there are seconds.
-    static func append(utcOffset seconds: Int, to out: inout [UInt8]) {
+    static func append(utcOffset seconds: Int, to out: inout ICSOutputBuffer) {
         let m = abs(seconds)
         out.append(seconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
         // Hours beyond 99 are not an offset anyone writes, but print them whole as before.
@@ -96,66 +96,61 @@ extension ValueCodec {
         if m % 60 != 0 { out.appendTwoDigits(m % 60) }
     }
 
-    /// Appends a string's UTF-8 in one copy (the generic `append(contentsOf: s.utf8)` walks it
-    /// byte by byte).
-    @inline(__always)
-    static func appendUTF8(_ s: String, to out: inout [UInt8]) {
-        // Native Strings (all of them on Linux) are contiguous; the fallback never runs there.
-        if s.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
-            var s = s
-            s.withUTF8 { out.append(contentsOf: $0) }
-        }
-    }
-
     /// Appends TEXT escaped (RFC 5545 §3.3.11) to a byte buffer.
-    static func appendEscaped(_ text: String, to out: inout [UInt8]) {
+    static func appendEscaped(_ text: String, to out: inout ICSOutputBuffer) {
         var text = text
         text.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return }
             // Copy the runs between characters that need escaping in one piece each: long
             // descriptions have a few commas and newlines in hundreds of bytes, so the scan
-            // looks at eight bytes at a time (bounds checked by the loop conditions).
+            // looks at eight bytes at a time and jumps to the first special among them (bounds
+            // checked by the loop conditions).
             let n = bytes.count
             var runStart = 0
             var i = 0
             while i < n {
-                if i + 8 <= n, !mayNeedEscaping(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
-                    i += 8
-                    continue
-                }
-                let blockEnd = min(i + 8, n)
-                while i < blockEnd {
-                    let b = base[i]
+                let b: UInt8
+                if i + 8 <= n {
+                    let hits = specials(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                    guard hits != 0 else {
+                        i += 8
+                        continue
+                    }
+                    i += hits.trailingZeroBitCount >> 3
+                    b = base[i]
+                } else {
+                    b = base[i]
                     guard b == 0x5C || b == 0x3B || b == 0x2C || b == 0x0A || b == 0x0D else {
                         i += 1
                         continue
                     }
-                    if i > runStart { out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart)) }
-                    switch b {
-                    case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
-                    case 0x0D:
-                        out.append(0x5C)
-                        out.append(UInt8(ascii: "n"))
-                        if i + 1 < n, base[i + 1] == 0x0A { i += 1 }
-                    default: out.append(0x5C); out.append(b)
-                    }
-                    i += 1
-                    runStart = i
                 }
+                if i > runStart { out.append(base + runStart, count: i - runStart) }
+                switch b {
+                case 0x0A: out.append(0x5C, UInt8(ascii: "n"))
+                case 0x0D:
+                    out.append(0x5C, UInt8(ascii: "n"))
+                    if i + 1 < n, base[i + 1] == 0x0A { i += 1 }
+                default: out.append(0x5C, b)
+                }
+                i += 1
+                runStart = i
             }
-            if n > runStart { out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: n - runStart)) }
+            if n > runStart { out.append(base + runStart, count: n - runStart) }
         }
     }
 
-    /// Whether any of eight bytes is `\\`, `;`, `,`, LF or CR (exact: the zero-byte test
-    /// `(v - 0x01…) & ~v & 0x80…` has no false answer for "any").
+    /// The top bits of the bytes of `word` (little-endian) that are `\\`, `;`, `,`, LF or CR,
+    /// exact up to the first such byte: the zero-byte test `(v - 0x01…) & ~v & 0x80…` marks
+    /// every zero byte, and a byte above one only through its borrow, so the lowest mark is
+    /// always a special (and there is one when any byte is).
     @inline(__always)
-    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+    private static func specials(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         func zeroBytes(_ v: UInt64) -> UInt64 { (v &- ones) & ~v }
         let hits =
             zeroBytes(word ^ (ones &* 0x5C)) | zeroBytes(word ^ (ones &* 0x3B)) | zeroBytes(word ^ (ones &* 0x2C))
             | zeroBytes(word ^ (ones &* 0x0A)) | zeroBytes(word ^ (ones &* 0x0D))
-        return hits & 0x8080_8080_8080_8080 != 0
+        return hits & 0x8080_8080_8080_8080
     }
 }
