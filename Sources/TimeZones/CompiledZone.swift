@@ -156,22 +156,26 @@ public final class CompiledZone: ZoneRules, @unchecked Sendable {
 
     /// The instant a wall time names (RFC 5545 §3.3.5 for gaps and repeats).
     public func utcSeconds(wallSeconds wall: Int) -> Int {
-        // Fast path for the common case, a wall time with no transition within two days, inside
-        // the listed transitions: one binary search and no allocation. This runs for every
-        // zoned date-time a conversion reads.
-        let window = 2 * 86_400
-        if let last = instants.last, wall + window < last {
-            var low = 0
-            var high = instants.count
-            while low < high {
-                let mid = (low + high) / 2
-                if instants[mid] < wall - window { low = mid + 1 } else { high = mid }
-            }
-            if instants[low] >= wall + window {
-                return wall - (low == 0 ? initialType.offset : listedTransitions[low - 1].offsetAfter)
-            }
-        }
+        // Fast path for the common case: one binary search and no allocation. This runs for
+        // every zoned date-time a conversion reads.
+        if let offset = regularOffset(wallSeconds: wall) { return wall - offset }
         return instant(forWallSeconds: wall)
+    }
+
+    /// The offset at a wall time with no transition within two days of it, inside the listed
+    /// transitions; nil for any other (near a gap or a repeat, or past the listed data). Such a
+    /// wall time names exactly one instant, and that instant reads back as the same wall time.
+    public func regularOffset(wallSeconds wall: Int) -> Int? {
+        let window = 2 * 86_400
+        guard let last = instants.last, wall + window < last else { return nil }
+        var low = 0
+        var high = instants.count
+        while low < high {
+            let mid = (low + high) / 2
+            if instants[mid] < wall - window { low = mid + 1 } else { high = mid }
+        }
+        guard instants[low] >= wall + window else { return nil }
+        return low == 0 ? initialType.offset : listedTransitions[low - 1].offsetAfter
     }
 
     /// Listed transitions in the range, continued by the footer rule's after the last one.

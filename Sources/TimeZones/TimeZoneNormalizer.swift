@@ -53,6 +53,9 @@ public final class TimeZoneNormalizer {
     private final class Source {
         let resolution: TimeZoneResolution
         let rules: (any ZoneRules)?
+        /// Set when the output writes this TZID as it is, with these very rules: a regular wall
+        /// time (see `CompiledZone.regularOffset`) then comes out as it went in.
+        var unchangedByOutput: CompiledZone?
 
         init(resolution: TimeZoneResolution, rules: (any ZoneRules)?) {
             self.resolution = resolution
@@ -241,6 +244,13 @@ public final class TimeZoneNormalizer {
             instant = value.wallSecondsSinceEpoch
         case .zone(let tzid):
             let source = self.source(tzid, line: line)
+            // Most zoned times keep their zone and name: skip the round trip through the instant
+            // when it cannot change the wall time (a leap second still goes the long way).
+            if let zone = source.unchangedByOutput, !field.requiresUTC, field != .recurrenceUntil,
+                (value.time?.second ?? 0) < 60, zone.regularOffset(wallSeconds: value.wallSecondsSinceEpoch) != nil
+            {
+                return
+            }
             guard let rules = source.rules else { return }
             instant = rules.utcSeconds(wallSeconds: value.wallSecondsSinceEpoch)
             sourceZone = source.resolution.zoneID
@@ -334,6 +344,13 @@ public final class TimeZoneNormalizer {
         let resolution = resolver.resolve(tzid, definition: definition, calendarDefault: calendarDefault, years: span)
         let rules: (any ZoneRules)? = resolution.zoneID.flatMap { resolver.database.zone($0) } ?? resolution.definitionRules
         let source = Source(resolution: resolution, rules: rules)
+        // Windows-style output names zones otherwise (and may warn on lookup), so only IANA output
+        // can keep a TZID unchanged.
+        if case .keep = options.output, options.tzidStyle != .windows, resolution.zoneID == tzid,
+            let compiled = rules as? CompiledZone, let kept = output(tzid).rules, kept === compiled
+        {
+            source.unchangedByOutput = compiled
+        }
         if span == nil { byName[tzid] = source } else { byYears[key] = source }
         lastSource = (key, source)
         let trace = resolution.trace.joined(separator: "; ")

@@ -55,6 +55,28 @@ final class TimeZoneNormalizerTests: XCTestCase {
         XCTAssertEqual(event.timestamp?.time, TimeOfDay(hour: 0, minute: 0, second: 0))
     }
 
+    /// Keeping a zone under its own name leaves a regular wall time as it is (no round trip
+    /// through the instant), but a time in a gap still moves forward (RFC 5545 §3.3.5), a leap
+    /// second still carries into the next minute, and a time near a transition is still exact.
+    func testKeptZonesChangeOnlyTheWallTimesTheInstantRewrites() throws {
+        func newYork(_ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int = 0) -> CalendarDateTime {
+            CalendarDateTime(
+                date: CalendarDate(year: 2024, month: month, day: day), time: TimeOfDay(hour: hour, minute: minute, second: second),
+                reference: .zone("America/New_York"))
+        }
+        let cases: [(CalendarDateTime, CalendarDateTime)] = [
+            (newYork(7, 15, 10, 0), newYork(7, 15, 10, 0)),  // regular: as it was
+            (newYork(3, 10, 2, 30), newYork(3, 10, 3, 30)),  // in the spring gap: an hour later
+            (newYork(3, 10, 3, 30), newYork(3, 10, 3, 30)),  // just after the gap: as it was
+            (newYork(11, 3, 1, 30), newYork(11, 3, 1, 30)),  // repeated hour: its first occurrence
+            (newYork(7, 15, 10, 59, 60), newYork(7, 15, 11, 0)),  // leap second: the next minute
+        ]
+        for (start, expected) in cases {
+            let event = try run(TimeZoneOptions(output: .keep), event(start: start, end: nil))
+            XCTAssertEqual(event.start, expected, "\(start)")
+        }
+    }
+
     func testCalendarDefaultZoneIsRespelled() throws {
         let normalizer = try TimeZoneNormalizer(options: TimeZoneOptions(), file: "t.ics", log: DiagnosticLog())
         var calendar = Calendar()
