@@ -38,4 +38,28 @@ final class OrderedWorkerPoolTests: XCTestCase {
         XCTAssertTrue(pool.next(), "the oldest job waited in vain: nobody ran the younger one")
         XCTAssertTrue(pool.next())
     }
+
+    func testNextIfReadyRunsAnUnstartedOldestJobAndLeavesOneInProgressAlone() {
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let pool = OrderedWorkerPool<Int, Int>(threads: 1, name: "test") { job in
+            if job == 0 {
+                started.signal()
+                release.wait()
+            }
+            return job + 100
+        }
+        pool.submit(0)
+        started.wait()
+        // The worker is on job 0: nothing to hand out yet, and the caller is not blocked.
+        XCTAssertNil(pool.nextIfReady())
+        pool.submit(1)
+        release.signal()
+        XCTAssertEqual(pool.next(), 100)
+        // Job 1 is the oldest now; whoever runs it, its output comes back.
+        var output: Int?
+        while output == nil { output = pool.nextIfReady() }
+        XCTAssertEqual(output, 101)
+        XCTAssertEqual(pool.pending, 0)
+    }
 }

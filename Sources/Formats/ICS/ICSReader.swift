@@ -347,6 +347,10 @@ extension ICSReader {
     /// Units waiting or being parsed per worker thread: enough to keep each one busy while the
     /// sequential pass fills the next, few enough that memory does not grow with the input.
     private static let unitsInFlightPerWorker = 2
+    /// How far the sequential pass may run ahead, per worker, while a worker is still on the
+    /// oldest unit: every unit it fills is work a worker can take, and only this thread can
+    /// fill them, so it does that before it parses (or waits) itself.
+    private static let unitsAheadPerWorker = 8
 
     private mutating func nextFromWorkers() throws -> CalendarStreamElement? {
         if workers == nil { startWorkers() }
@@ -371,7 +375,16 @@ extension ICSReader {
                 if let failure { throw failure }
                 return nil
             }
-            state.current = pool.next()
+            var output = pool.nextIfReady()
+            while output == nil {
+                if !state.inputEnded && pool.pending < Self.unitsAheadPerWorker * options.concurrency {
+                    fillUnit(state)
+                    output = pool.nextIfReady()
+                } else {
+                    output = pool.next()
+                }
+            }
+            state.current = output!
             if let unit = state.current.unit {
                 unit.reset()
                 state.spare.append(unit)

@@ -81,6 +81,29 @@ final class OrderedWorkerPool<Job, Output> {
         shared.condition.unlock()
     }
 
+    /// The output of the oldest job not yet taken if it is there, or if no worker has started
+    /// that job (it is then run here); nil while a worker is still on it. Needs `pending > 0`.
+    func nextIfReady() -> Output? {
+        precondition(pending > 0, "OrderedWorkerPool.nextIfReady() without a pending job")
+        shared.condition.lock()
+        if shared.outputs[0] == nil {
+            guard let oldest = shared.waiting.first, oldest.ticket == shared.firstTicket else {
+                shared.condition.unlock()
+                return nil
+            }
+            shared.waiting.removeFirst()
+            shared.condition.unlock()
+            let output = shared.work(oldest.job)
+            shared.condition.lock()
+            shared.outputs[0] = output
+        }
+        let output = shared.outputs.removeFirst()!
+        shared.firstTicket += 1
+        shared.condition.unlock()
+        taken += 1
+        return output
+    }
+
     /// The output of the oldest job not yet taken, waiting for it if needed. Needs `pending > 0`.
     ///
     /// While that job's output is not there, the calling thread runs the oldest job no worker
