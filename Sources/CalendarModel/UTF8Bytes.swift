@@ -4,6 +4,15 @@
 public protocol UTF8Output {
     /// Appends one byte.
     mutating func append(_ byte: UInt8)
+    /// Appends bytes; by default one by one. A writer's own buffer copies them at once.
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>)
+}
+
+extension UTF8Output {
+    @inlinable
+    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        for b in bytes { append(b) }
+    }
 }
 
 extension Array: UTF8Output where Element == UInt8 {}

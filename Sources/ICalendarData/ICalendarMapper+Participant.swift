@@ -60,13 +60,16 @@ extension ICalendarMapper {
     }
 
     /// The vocabulary words for a participant's type, role and status.
+    @usableFromInline
     func words(for p: Participant) -> ParticipantWords {
         ParticipantWords(
             type: p.type.flatMap { vocabulary.word(for: $0) }, role: p.role.flatMap { vocabulary.word(for: $0) },
             status: p.status.flatMap { vocabulary.word(for: $0) })
     }
 
-    /// The parameters of ATTENDEE or ORGANIZER, in the order they are written.
+    /// The parameters of ATTENDEE or ORGANIZER, in the order they are written. Inlinable so that
+    /// a writer's `body` is inlined into it rather than called through a closure per parameter.
+    @inlinable
     public static func forEachParameter(of p: Participant, words: ParticipantWords, _ body: (String, ParameterValues) -> Void) {
         if let v = p.name { body("CN", .one(v)) }
         if let w = words.type { body("CUTYPE", .one(w)) }
@@ -127,6 +130,7 @@ extension ICalendarMapper {
         return location
     }
 
+    @usableFromInline
     func structuredLocationProperty(_ location: StructuredLocation) -> Property {
         var parameters: [Parameter] = []
         if let t = location.title { parameters.append(Parameter("X-TITLE", t)) }

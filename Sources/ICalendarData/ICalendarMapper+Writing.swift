@@ -34,18 +34,18 @@ public struct TypedName: Sendable {
     }
 
     // The names of the typed fields `emit` writes.
-    static let uid = TypedName("UID"), dtstamp = TypedName("DTSTAMP"), dtstart = TypedName("DTSTART")
-    static let dtend = TypedName("DTEND"), duration = TypedName("DURATION"), transp = TypedName("TRANSP")
-    static let due = TypedName("DUE"), completed = TypedName("COMPLETED")
-    static let percentComplete = TypedName("PERCENT-COMPLETE"), recurrenceID = TypedName("RECURRENCE-ID")
-    static let rrule = TypedName("RRULE"), rdate = TypedName("RDATE"), exdate = TypedName("EXDATE")
-    static let summary = TypedName("SUMMARY"), location = TypedName("LOCATION"), geo = TypedName("GEO")
-    static let description = TypedName("DESCRIPTION"), url = TypedName("URL"), status = TypedName("STATUS")
-    static let classification = TypedName("CLASS"), priority = TypedName("PRIORITY")
-    static let categories = TypedName("CATEGORIES"), organizer = TypedName("ORGANIZER")
-    static let attendee = TypedName("ATTENDEE"), sequence = TypedName("SEQUENCE"), created = TypedName("CREATED")
-    static let lastModified = TypedName("LAST-MODIFIED"), action = TypedName("ACTION"), trigger = TypedName("TRIGGER")
-    static let repeatCount = TypedName("REPEAT"), proximity = TypedName("X-APPLE-PROXIMITY")
+    @usableFromInline static let uid = TypedName("UID"), dtstamp = TypedName("DTSTAMP"), dtstart = TypedName("DTSTART")
+    @usableFromInline static let dtend = TypedName("DTEND"), duration = TypedName("DURATION"), transp = TypedName("TRANSP")
+    @usableFromInline static let due = TypedName("DUE"), completed = TypedName("COMPLETED")
+    @usableFromInline static let percentComplete = TypedName("PERCENT-COMPLETE"), recurrenceID = TypedName("RECURRENCE-ID")
+    @usableFromInline static let rrule = TypedName("RRULE"), rdate = TypedName("RDATE"), exdate = TypedName("EXDATE")
+    @usableFromInline static let summary = TypedName("SUMMARY"), location = TypedName("LOCATION"), geo = TypedName("GEO")
+    @usableFromInline static let description = TypedName("DESCRIPTION"), url = TypedName("URL"), status = TypedName("STATUS")
+    @usableFromInline static let classification = TypedName("CLASS"), priority = TypedName("PRIORITY")
+    @usableFromInline static let categories = TypedName("CATEGORIES"), organizer = TypedName("ORGANIZER")
+    @usableFromInline static let attendee = TypedName("ATTENDEE"), sequence = TypedName("SEQUENCE"), created = TypedName("CREATED")
+    @usableFromInline static let lastModified = TypedName("LAST-MODIFIED"), action = TypedName("ACTION"), trigger = TypedName("TRIGGER")
+    @usableFromInline static let repeatCount = TypedName("REPEAT"), proximity = TypedName("X-APPLE-PROXIMITY")
 }
 
 /// The value of a property made from a typed field. Single values are cases of their own so
@@ -87,9 +87,13 @@ public enum ParameterValues {
     case list([String])
 }
 
+// The walk below is inlinable so that each emitter gets its own specialized copy (the ICS
+// writer's lives in ICSFormat): unspecialized, every emitter call went through a witness table
+// and every typed value was built and copied in memory before the call could look at it.
 extension ICalendarMapper {
     /// Emits a typed entry: typed fields in a stable order, then the generic properties in their
     /// original order, then alarms and the other sub-components.
+    @inlinable
     public func emit<E: ICalendarEmitter>(_ entry: CalendarEntry, to out: inout E) {
         switch entry {
         case .event(let event):
@@ -124,13 +128,14 @@ extension ICalendarMapper {
     }
 
     /// Emits an alarm.
+    @inlinable
     public func emit<E: ICalendarEmitter>(_ alarm: Alarm, to out: inout E) {
         func parameters(_ name: TypedName) -> [Parameter] {
             alarm.propertyParameters.isEmpty ? [] : alarm.propertyParameters[name.name] ?? []
         }
         out.begin("VALARM")
         // An alarm read without ACTION (invalid, but seen) has the empty word and gets none back.
-        if alarm.action != .other("") { out.property(.action, parameters(.action), .text(Self.word(alarm.action))) }
+        if alarm.action != .other("") { out.property(.action, parameters(.action), .text(Self.actionWord(alarm.action))) }
         switch alarm.trigger {
         case .relative(let d, let toEnd):
             var p = parameters(.trigger)
@@ -153,13 +158,15 @@ extension ICalendarMapper {
     }
 
     /// The typed properties that open a component, in a stable order.
-    private func emitHead<E: ICalendarEmitter>(_ item: CalendarItem, to out: inout E) {
+    @inlinable
+    func emitHead<E: ICalendarEmitter>(_ item: CalendarItem, to out: inout E) {
         if let uid = item.uid { out.property(.uid, parameters(.uid, item), .text(uid)) }
         if let stamp = item.timestamp { out.property(.dtstamp, parameters(.dtstamp, item), .dateTime(stamp)) }
         if let start = item.start { out.property(.dtstart, parameters(.dtstart, item), .dateTime(start)) }
     }
 
-    private func emitTail<E: ICalendarEmitter>(_ item: CalendarItem, to out: inout E) {
+    @inlinable
+    func emitTail<E: ICalendarEmitter>(_ item: CalendarItem, to out: inout E) {
         if let id = item.recurrenceID {
             var p = parameters(.recurrenceID, item)
             if item.recurrenceAppliesToFuture { p.append(Parameter("RANGE", "THISANDFUTURE")) }
@@ -176,8 +183,10 @@ extension ICalendarMapper {
         if let loc = item.structuredLocation { out.property(structuredLocationProperty(loc)) }
         if let notes = item.notes { out.property(.description, parameters(.description, item), .text(notes)) }
         if let url = item.url { out.property(.url, parameters(.url, item), .value(.uri(url))) }
-        if let status = item.status { out.property(.status, parameters(.status, item), .text(Self.word(status))) }
-        if let c = item.classification { out.property(.classification, parameters(.classification, item), .text(Self.word(c))) }
+        if let status = item.status { out.property(.status, parameters(.status, item), .text(Self.statusWord(status))) }
+        if let c = item.classification {
+            out.property(.classification, parameters(.classification, item), .text(Self.classificationWord(c)))
+        }
         if let p = item.priority { out.property(.priority, parameters(.priority, item), .integer(p)) }
         for group in item.categories { out.property(.categories, [], .value(.text(group))) }
         if let organizer = item.organizer { out.participant(.organizer, organizer, words: words(for: organizer)) }
@@ -188,20 +197,34 @@ extension ICalendarMapper {
         for p in item.properties { out.property(p) }
     }
 
-    private func emitComponents<E: ICalendarEmitter>(_ item: CalendarItem, to out: inout E) {
+    @inlinable
+    func emitComponents<E: ICalendarEmitter>(_ item: CalendarItem, to out: inout E) {
         for alarm in item.alarms { emit(alarm, to: &out) }
         for c in item.components { out.component(c) }
     }
 
     /// The parameters recorded for a typed property; most items have none, which skips hashing
     /// the name.
-    private func parameters(_ name: TypedName, _ item: CalendarItem) -> [Parameter] {
+    @inlinable
+    func parameters(_ name: TypedName, _ item: CalendarItem) -> [Parameter] {
         item.propertyParameters.isEmpty ? [] : item.propertyParameters[name.name] ?? []
     }
 
-    private static func value(of list: CalendarItem.DateList) -> TypedValue {
+    @inlinable
+    static func value(of list: CalendarItem.DateList) -> TypedValue {
         .value(list.periods.isEmpty ? .dateTimes(list.dates) : .periods(list.periods))
     }
+
+    // Doors for the inlined walk above to the words of the typed fields, which stay internal
+    // beside the readers' word tables.
+    @usableFromInline
+    static func statusWord(_ status: CalendarItem.Status) -> String { word(status) }
+
+    @usableFromInline
+    static func classificationWord(_ c: CalendarItem.Classification) -> String { word(c) }
+
+    @usableFromInline
+    static func actionWord(_ action: Alarm.Action) -> String { word(action) }
 }
 
 /// Builds the generic component tree from what `emit` says.

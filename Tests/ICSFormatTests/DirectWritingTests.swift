@@ -86,6 +86,23 @@ final class DirectWritingTests: XCTestCase {
         XCTAssertEqual(
             CalendarDateTime(date: CalendarDate(year: 7, month: 1, day: 2), time: TimeOfDay(hour: 3, minute: 4, second: 5), reference: .utc)
                 .basicISO, "00070102T030405Z")
+        // The writer's buffer takes a date-time in one piece (two words); an array digit by digit.
+        let time = TimeOfDay(hour: 23, minute: 59, second: 7)
+        let cases: [(CalendarDateTime, String)] = [
+            (.day(2024, 2, 29), "20240229"),
+            (CalendarDateTime(date: CalendarDate(year: 999, month: 12, day: 1), time: time), "09991201T235907"),
+            (CalendarDateTime(date: CalendarDate(year: 2024, month: 1, day: 2), time: time, reference: .utc), "20240102T235907Z"),
+            (CalendarDateTime(date: CalendarDate(year: 2024, month: 1, day: 2), time: time, reference: .zone("Europe/Paris")), "20240102T235907"),
+            (CalendarDateTime(date: CalendarDate(year: 12345, month: 1, day: 2), time: time, reference: .utc), "123450102T235907Z"),
+            (CalendarDateTime(date: CalendarDate(year: -1, month: 1, day: 2)), "-10102"),
+        ]
+        for (value, text) in cases {
+            var out = ICSOutputBuffer(capacity: 1)
+            out.append(UInt8(ascii: "<"))
+            value.appendBasicISO(to: &out)
+            XCTAssertEqual(String(decoding: out.bytes, as: UTF8.self), "<" + text)
+            XCTAssertEqual(value.basicISO, text)
+        }
         XCTAssertEqual(CalendarDuration().rfc5545Text, "PT0S")
         XCTAssertEqual(CalendarDuration(isNegative: true, weeks: 2).rfc5545Text, "-P2W")
         XCTAssertEqual(CalendarDuration(days: 1, seconds: 30).rfc5545Text, "P1DT30S")
