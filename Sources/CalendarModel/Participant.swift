@@ -65,27 +65,60 @@ public enum ParticipantType: Hashable, Sendable {
 
 /// An attendee or organizer: EventKit's `EKParticipant`, plus what calendar formats add.
 public struct Participant: Hashable, Sendable {
+    /// The stored fields, boxed so that copies share them (see `CopyOnWriteBox`): writers and
+    /// stages read participants whole, and a copy held inline retains each of its strings.
+    @usableFromInline
+    struct Fields: Hashable, Sendable {
+        @usableFromInline var name: String?
+        @usableFromInline var url: String
+        @usableFromInline var role: ParticipantRole?
+        @usableFromInline var status: ParticipantStatus?
+        @usableFromInline var type: ParticipantType?
+        @usableFromInline var expectsReply: Bool?
+        @usableFromInline var delegatedTo: [String]
+        @usableFromInline var delegatedFrom: [String]
+        @usableFromInline var sentBy: String?
+        @usableFromInline var members: [String]
+        @usableFromInline var directory: String?
+        @usableFromInline var language: String?
+        @usableFromInline var email: String?
+        @usableFromInline var extraParameters: [Parameter]
+    }
+
+    @usableFromInline
+    var storage: CopyOnWriteBox<Fields>
+
+    /// The stored fields, read in place or made unique before a change.
+    @inlinable
+    var fields: Fields {
+        _read { yield storage.pointer.pointee }
+        _modify {
+            CopyOnWriteBox.makeUnique(&storage)
+            yield &storage.pointer.pointee
+        }
+    }
+
     /// Display name (CN).
-    public var name: String?
+    @inlinable public var name: String? { _read { yield fields.name } _modify { yield &fields.name } }
     /// The participant's address, usually `mailto:`.
-    public var url: String
+    @inlinable public var url: String { _read { yield fields.url } _modify { yield &fields.url } }
     /// Nil when the source did not say (RFC 5545's default is required).
-    public var role: ParticipantRole?
-    public var status: ParticipantStatus?
-    public var type: ParticipantType?
+    @inlinable public var role: ParticipantRole? { _read { yield fields.role } _modify { yield &fields.role } }
+    @inlinable public var status: ParticipantStatus? { _read { yield fields.status } _modify { yield &fields.status } }
+    @inlinable public var type: ParticipantType? { _read { yield fields.type } _modify { yield &fields.type } }
     /// Whether a reply is expected (RSVP).
-    public var expectsReply: Bool?
-    public var delegatedTo: [String]
-    public var delegatedFrom: [String]
-    public var sentBy: String?
-    public var members: [String]
+    @inlinable public var expectsReply: Bool? { _read { yield fields.expectsReply } _modify { yield &fields.expectsReply } }
+    @inlinable public var delegatedTo: [String] { _read { yield fields.delegatedTo } _modify { yield &fields.delegatedTo } }
+    @inlinable public var delegatedFrom: [String] { _read { yield fields.delegatedFrom } _modify { yield &fields.delegatedFrom } }
+    @inlinable public var sentBy: String? { _read { yield fields.sentBy } _modify { yield &fields.sentBy } }
+    @inlinable public var members: [String] { _read { yield fields.members } _modify { yield &fields.members } }
     /// A directory entry reference (DIR).
-    public var directory: String?
-    public var language: String?
+    @inlinable public var directory: String? { _read { yield fields.directory } _modify { yield &fields.directory } }
+    @inlinable public var language: String? { _read { yield fields.language } _modify { yield &fields.language } }
     /// An email distinct from `url` (RFC 7986 EMAIL).
-    public var email: String?
+    @inlinable public var email: String? { _read { yield fields.email } _modify { yield &fields.email } }
     /// Parameters the model does not hold, in order.
-    public var extraParameters: [Parameter]
+    @inlinable public var extraParameters: [Parameter] { _read { yield fields.extraParameters } _modify { yield &fields.extraParameters } }
 
     public init(
         name: String? = nil, url: String, role: ParticipantRole? = nil, status: ParticipantStatus? = nil,
@@ -93,20 +126,19 @@ public struct Participant: Hashable, Sendable {
         delegatedFrom: [String] = [], sentBy: String? = nil, members: [String] = [], directory: String? = nil,
         language: String? = nil, email: String? = nil, extraParameters: [Parameter] = []
     ) {
-        self.name = name
-        self.url = url
-        self.role = role
-        self.status = status
-        self.type = type
-        self.expectsReply = expectsReply
-        self.delegatedTo = delegatedTo
-        self.delegatedFrom = delegatedFrom
-        self.sentBy = sentBy
-        self.members = members
-        self.directory = directory
-        self.language = language
-        self.email = email
-        self.extraParameters = extraParameters
+        storage = CopyOnWriteBox(
+            Fields(
+                name: name, url: url, role: role, status: status, type: type, expectsReply: expectsReply,
+                delegatedTo: delegatedTo, delegatedFrom: delegatedFrom, sentBy: sentBy, members: members,
+                directory: directory, language: language, email: email, extraParameters: extraParameters))
+    }
+
+    public static func == (lhs: Participant, rhs: Participant) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.pointer.pointee == rhs.storage.pointer.pointee
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        storage.pointer.pointee.hash(into: &hasher)
     }
 
     /// The address without a `mailto:` scheme, when it is an email address.
