@@ -1,6 +1,6 @@
 /// What events and reminders share: EventKit's `EKCalendarItem`, with the iCalendar properties
 /// every item can carry.
-public struct CalendarItem: Hashable, Sendable {
+public struct CalendarItem: Hashable, Sendable, CopyOnWriteFields {
     /// Item status (RFC 5545 STATUS), covering events and to-dos.
     public enum Status: Hashable, Sendable {
         case tentative, confirmed, cancelled, needsAction, completed, inProcess, draft, final
@@ -64,16 +64,6 @@ public struct CalendarItem: Hashable, Sendable {
     @usableFromInline
     var storage: CopyOnWriteBox<Fields>
 
-    /// The stored fields, read in place or made unique before a change.
-    @inlinable
-    var fields: Fields {
-        _read { yield storage.pointer.pointee }
-        _modify {
-            CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.pointer.pointee
-        }
-    }
-
     @inlinable public var uid: String? { _read { yield fields.uid } _modify { yield &fields.uid } }
     @inlinable public var title: String? { _read { yield fields.title } _modify { yield &fields.title } }
     @inlinable public var start: CalendarDateTime? { _read { yield fields.start } _modify { yield &fields.start } }
@@ -126,13 +116,6 @@ public struct CalendarItem: Hashable, Sendable {
         storage = CopyOnWriteBox(Fields(uid: uid, title: title, start: start))
     }
 
-    public static func == (lhs: CalendarItem, rhs: CalendarItem) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.pointer.pointee == rhs.storage.pointer.pointee
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        storage.pointer.pointee.hash(into: &hasher)
-    }
 
     /// The zone identifier of the start, as the source spelled it.
     public var timeZone: String? { start?.reference.zoneIdentifier }

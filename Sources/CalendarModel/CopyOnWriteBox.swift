@@ -2,7 +2,7 @@
 /// Array does. Items pass through every stage of a conversion, and a copy of an event held
 /// inline retains each of its strings and arrays; a boxed one retains one reference.
 @usableFromInline
-final class CopyOnWriteBox<Value: Hashable & Sendable>: @unchecked Sendable {
+final class CopyOnWriteBox<Value: Hashable & Sendable>: Hashable, @unchecked Sendable {
     // Unchecked: the value is only changed after `makeUnique(_:)`, when no other value (and
     // so no other thread) holds the box.
     //
@@ -26,5 +26,37 @@ final class CopyOnWriteBox<Value: Hashable & Sendable>: @unchecked Sendable {
     @inlinable @inline(__always)
     static func makeUnique(_ box: inout CopyOnWriteBox) {
         if !isKnownUniquelyReferenced(&box) { box = CopyOnWriteBox(box.pointer.pointee) }
+    }
+
+    // Equal and hashed by value, so a struct whose only stored property is its box gets value
+    // equality from the compiler's synthesized conformance.
+    @inlinable
+    static func == (lhs: CopyOnWriteBox, rhs: CopyOnWriteBox) -> Bool {
+        lhs === rhs || lhs.pointer.pointee == rhs.pointer.pointee
+    }
+
+    @inlinable
+    func hash(into hasher: inout Hasher) {
+        pointer.pointee.hash(into: &hasher)
+    }
+}
+
+/// A value whose stored fields live in a `CopyOnWriteBox` (Event, Reminder, CalendarItem,
+/// Participant): its public properties read and change `fields`.
+@usableFromInline
+protocol CopyOnWriteFields {
+    associatedtype Fields: Hashable & Sendable
+    var storage: CopyOnWriteBox<Fields> { get set }
+}
+
+extension CopyOnWriteFields {
+    /// The stored fields, read in place or made unique before a change.
+    @inlinable
+    var fields: Fields {
+        _read { yield storage.pointer.pointee }
+        _modify {
+            CopyOnWriteBox.makeUnique(&storage)
+            yield &storage.pointer.pointee
+        }
     }
 }

@@ -1,7 +1,7 @@
 /// An event (VEVENT): EventKit's `EKEvent`. Shared item fields are reached through `item`
 /// or directly, as `event.title`.
 @dynamicMemberLookup
-public struct Event: Hashable, Sendable {
+public struct Event: Hashable, Sendable, CopyOnWriteFields {
     /// Free/busy as EventKit's `EKEventAvailability`.
     public enum Availability: Hashable, Sendable {
         case busy, free, tentative, unavailable
@@ -21,16 +21,6 @@ public struct Event: Hashable, Sendable {
     @usableFromInline
     var storage: CopyOnWriteBox<Fields>
 
-    /// The stored fields, read in place or made unique before a change.
-    @inlinable
-    var fields: Fields {
-        _read { yield storage.pointer.pointee }
-        _modify {
-            CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.pointer.pointee
-        }
-    }
-
     @inlinable public var item: CalendarItem { _read { yield fields.item } _modify { yield &fields.item } }
     @inlinable public var end: CalendarDateTime? { _read { yield fields.end } _modify { yield &fields.end } }
     @inlinable public var duration: CalendarDuration? { _read { yield fields.duration } _modify { yield &fields.duration } }
@@ -45,13 +35,6 @@ public struct Event: Hashable, Sendable {
         storage = CopyOnWriteBox(Fields(item: item))
     }
 
-    public static func == (lhs: Event, rhs: Event) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.pointer.pointee == rhs.storage.pointer.pointee
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        storage.pointer.pointee.hash(into: &hasher)
-    }
 
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<CalendarItem, T>) -> T {
         get { item[keyPath: keyPath] }

@@ -64,7 +64,7 @@ public enum ParticipantType: Hashable, Sendable {
 }
 
 /// An attendee or organizer: EventKit's `EKParticipant`, plus what calendar formats add.
-public struct Participant: Hashable, Sendable {
+public struct Participant: Hashable, Sendable, CopyOnWriteFields {
     /// The stored fields, boxed so that copies share them (see `CopyOnWriteBox`): writers and
     /// stages read participants whole, and a copy held inline retains each of its strings.
     @usableFromInline
@@ -87,16 +87,6 @@ public struct Participant: Hashable, Sendable {
 
     @usableFromInline
     var storage: CopyOnWriteBox<Fields>
-
-    /// The stored fields, read in place or made unique before a change.
-    @inlinable
-    var fields: Fields {
-        _read { yield storage.pointer.pointee }
-        _modify {
-            CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.pointer.pointee
-        }
-    }
 
     /// Display name (CN).
     @inlinable public var name: String? { _read { yield fields.name } _modify { yield &fields.name } }
@@ -133,13 +123,6 @@ public struct Participant: Hashable, Sendable {
                 directory: directory, language: language, email: email, extraParameters: extraParameters))
     }
 
-    public static func == (lhs: Participant, rhs: Participant) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.pointer.pointee == rhs.storage.pointer.pointee
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        storage.pointer.pointee.hash(into: &hasher)
-    }
 
     /// The address without a `mailto:` scheme, when it is an email address.
     public var emailAddress: String? {

@@ -1,6 +1,6 @@
 /// A to-do (VTODO): EventKit's `EKReminder`.
 @dynamicMemberLookup
-public struct Reminder: Hashable, Sendable {
+public struct Reminder: Hashable, Sendable, CopyOnWriteFields {
     /// The stored fields, boxed so that copies share them (see `CopyOnWriteBox`).
     @usableFromInline
     struct Fields: Hashable, Sendable {
@@ -13,16 +13,6 @@ public struct Reminder: Hashable, Sendable {
 
     @usableFromInline
     var storage: CopyOnWriteBox<Fields>
-
-    /// The stored fields, read in place or made unique before a change.
-    @inlinable
-    var fields: Fields {
-        _read { yield storage.pointer.pointee }
-        _modify {
-            CopyOnWriteBox.makeUnique(&storage)
-            yield &storage.pointer.pointee
-        }
-    }
 
     @inlinable public var item: CalendarItem { _read { yield fields.item } _modify { yield &fields.item } }
     /// DUE.
@@ -40,13 +30,6 @@ public struct Reminder: Hashable, Sendable {
         storage = CopyOnWriteBox(Fields(item: item))
     }
 
-    public static func == (lhs: Reminder, rhs: Reminder) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.pointer.pointee == rhs.storage.pointer.pointee
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        storage.pointer.pointee.hash(into: &hasher)
-    }
 
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<CalendarItem, T>) -> T {
         get { item[keyPath: keyPath] }
