@@ -65,7 +65,9 @@ extension ContentLine {
             info = unknown ? .unknown : PropertyTable.info(name)
         }
         var parameters: [Parameter] = []
-        if b[i] == semicolon { parameters.reserveCapacity(4) }
+        // Attendees carry CUTYPE, ROLE, PARTSTAT, RSVP, CN and more: room for them at once
+        // rather than growing the array on the way.
+        if b[i] == semicolon { parameters.reserveCapacity(info.id == .attendee ? 8 : 4) }
         while i < n, b[i] == semicolon {
             i += 1
             let nameStart = i
