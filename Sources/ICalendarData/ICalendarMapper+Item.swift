@@ -5,10 +5,14 @@ extension ICalendarMapper {
     /// `entry(from:)` feeds it a whole component, and the ICS reader each property as it decodes
     /// it, with the id it looked up already, so that no component tree is built, copied and freed
     /// for the typed entries.
+    ///
+    /// A reader keeps one builder and `begin`s each entry on it: making a builder (a copy of the
+    /// mapper, a struct of a few hundred bytes) per component cost more than a small item's
+    /// properties.
     public struct ItemBuilder {
         private let mapper: ICalendarMapper
-        private let isEvent: Bool
-        private var item = CalendarItem()
+        private var isEvent = true
+        private var item = ItemBuilder.idleItem
         /// DTEND of an event, DUE of a to-do.
         private var end: CalendarDateTime?
         private var duration: CalendarDuration?
@@ -16,15 +20,37 @@ extension ICalendarMapper {
         private var completionDate: CalendarDateTime?
         private var percentComplete: Int?
 
+        /// What an idle builder holds, so that the item handed out is not shared with it (a
+        /// shared item's box would be copied at its next change). Never changed.
+        private static let idleItem = CalendarItem()
+
         /// A builder for a top-level component called `componentName`; nil unless it is a VEVENT
         /// or a VTODO (the other components stay generic trees).
         public init?(mapper: ICalendarMapper, componentName: String) {
+            self.init(mapper: mapper)
+            guard begin(componentName: componentName) else { return nil }
+        }
+
+        /// An idle builder, for `begin(componentName:)`.
+        public init(mapper: ICalendarMapper) {
+            self.mapper = mapper
+        }
+
+        /// Starts the entry of a top-level component called `componentName`; false (the builder
+        /// staying idle) unless it is a VEVENT or a VTODO.
+        public mutating func begin(componentName: String) -> Bool {
             switch componentName {
             case "VEVENT": isEvent = true
             case "VTODO": isEvent = false
-            default: return nil
+            default: return false
             }
-            self.mapper = mapper
+            item = CalendarItem()
+            end = nil
+            duration = nil
+            transparency = nil
+            completionDate = nil
+            percentComplete = nil
+            return true
         }
 
         /// Puts a property of the component into its typed field, or keeps it as a generic one.
@@ -126,14 +152,22 @@ extension ICalendarMapper {
 
         /// The entry built.
         public __consuming func finished() -> CalendarEntry {
+            var builder = self
+            return builder.finish()
+        }
+
+        /// The entry built; the builder is idle after it.
+        public mutating func finish() -> CalendarEntry {
+            var built = Self.idleItem
+            swap(&built, &item)
             if isEvent {
-                var event = Event(item: item)
+                var event = Event(item: built)
                 event.end = end
                 event.duration = duration
                 event.transparency = transparency
                 return .event(event)
             }
-            var reminder = Reminder(item: item)
+            var reminder = Reminder(item: built)
             reminder.due = end
             reminder.duration = duration
             reminder.completionDate = completionDate

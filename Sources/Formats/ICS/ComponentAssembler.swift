@@ -15,9 +15,11 @@ struct ComponentAssembler {
     /// The top-level component being built and the components open inside it, with the lines
     /// that opened them.
     private var stack: [(component: Component, line: Int)] = []
-    /// The typed entry being built when the top-level component is a VEVENT or VTODO: its
-    /// properties and sub-components go there as they are made, not into `stack[0]`.
-    private var item: ICalendarMapper.ItemBuilder?
+    /// Builds the typed entry when the top-level component is a VEVENT or VTODO (`building`):
+    /// its properties and sub-components go there as they are made, not into `stack[0]`. One
+    /// builder serves every component.
+    private var item: ICalendarMapper.ItemBuilder
+    private var building = false
 
     init(options: ReadOptions, log: DiagnosticLog, mapper: ICalendarMapper, yieldsComponentTrees: Bool) {
         self.decoder = PropertyDecoder(options: options, log: log)
@@ -25,13 +27,14 @@ struct ComponentAssembler {
         self.options = options
         self.log = log
         self.yieldsComponentTrees = yieldsComponentTrees
+        self.item = ICalendarMapper.ItemBuilder(mapper: mapper)
     }
 
     /// Whether no component is open: the place where a run of components can be cut.
     var isIdle: Bool { stack.isEmpty }
 
     mutating func begin(_ name: String, line: Int) {
-        if stack.isEmpty && !yieldsComponentTrees { item = ICalendarMapper.ItemBuilder(mapper: mapper, componentName: name) }
+        if stack.isEmpty && !yieldsComponentTrees { building = item.begin(componentName: name) }
         stack.append((Component(name: name), line))
     }
 
@@ -39,7 +42,7 @@ struct ComponentAssembler {
     mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
         guard var parsed = try Self.parse(bytes, line: line, options: options, log: log) else { return }
         let id = parsed.info.id
-        guard stack.count == 1 && item != nil else {
+        guard stack.count == 1 && building else {
             stack[stack.count - 1].component.properties.append(try decoder.property(from: consume parsed))
             return
         }
@@ -47,24 +50,27 @@ struct ComponentAssembler {
         if id != .other, let value = decoder.scalar(from: &parsed) {
             var parameters: [Parameter] = []
             swap(&parameters, &parsed.parameters)
-            item!.add(value, name: parsed.name, parameters: parameters, id: id)
+            item.add(value, name: parsed.name, parameters: parameters, id: id)
             return
         }
-        item!.add(try decoder.property(from: consume parsed), id: id)
+        item.add(try decoder.property(from: consume parsed), id: id)
     }
 
     /// Closes the innermost open component; returns the entry when it was a top-level one.
     mutating func end() -> CalendarStreamElement? {
         let done = stack.removeLast()
         guard stack.isEmpty else {
-            if stack.count == 1 && item != nil {
-                item!.add(done.component)
+            if stack.count == 1 && building {
+                item.add(done.component)
             } else {
                 stack[stack.count - 1].component.components.append(done.component)
             }
             return nil
         }
-        if let built = item.take() { return .entry(built.finished(), line: done.line) }
+        if building {
+            building = false
+            return .entry(item.finish(), line: done.line)
+        }
         return .entry(yieldsComponentTrees ? .other(done.component) : mapper.entry(from: done.component), line: done.line)
     }
 

@@ -39,10 +39,13 @@ final class ComponentUnit: @unchecked Sendable {
         var unit: ComponentUnit?
     }
 
-    private(set) var steps: [Step] = []
-    private(set) var componentCount = 0
+    // Unchecked exclusivity: the unit is used by one thread at a time (the reading thread
+    // fills it, then one worker parses it) and no access to these overlaps another, while the
+    // run-time check cost more than the append it guarded, on every line.
+    @exclusivity(unchecked) private(set) var steps: [Step] = []
+    @exclusivity(unchecked) private(set) var componentCount = 0
     /// The bytes of the unit's lines, one after the other.
-    private var text = ByteStore(capacity: 1 << 17)
+    private let text = ByteStore(capacity: 1 << 17)
 
     private var byteCount: Int { text.count }
 
@@ -52,6 +55,7 @@ final class ComponentUnit: @unchecked Sendable {
     }
 
     /// Queues a line of the open component, copying its bytes.
+    @inline(__always)
     func appendLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
         steps.append(.line(offset: text.count, count: bytes.count, line: line))
         text.append(bytes)
@@ -61,8 +65,7 @@ final class ComponentUnit: @unchecked Sendable {
     func reset() {
         steps.removeAll(keepingCapacity: steps.capacity <= 1 << 16)
         componentCount = 0
-        if text.capacity > 1 << 20 { text = ByteStore(capacity: 1 << 17) }
-        text.count = 0
+        text.clear(shrinkingAbove: 1 << 20, to: 1 << 17)
     }
 
     /// Removes the elements and component ends queued from step `index` on, keeping the warnings.

@@ -20,13 +20,15 @@ extension ContentLine {
             }
             log.warning(file: options.sourceName, line: line, "NUL bytes removed from content line")
             let bytes = raw.filter { $0 != 0 }
-            return try bytes.withUnsafeBufferPointer { try parse(buffer: $0, line: line, options: options, log: log) }
+            // The value is made a String before the filtered bytes go.
+            return try bytes.withUnsafeBufferPointer { try parse(buffer: $0, line: line, options: options, log: log).materializingValue() }
         }
         return try parse(buffer: raw, line: line, options: options, log: log)
     }
 
     /// The parse proper, on the line's buffer: every index below is checked against `n` before
     /// it is read, so the unchecked buffer subscripts stay in bounds.
+    @inline(__always)
     private static func parse(
         buffer b: UnsafeBufferPointer<UInt8>, line: Int, options: ReadOptions, log: DiagnosticLog
     ) throws -> ContentLine {
@@ -63,7 +65,9 @@ extension ContentLine {
             info = unknown ? .unknown : PropertyTable.info(name)
         }
         var parameters: [Parameter] = []
-        if b[i] == semicolon { parameters.reserveCapacity(4) }
+        // Attendees carry CUTYPE, ROLE, PARTSTAT, RSVP, CN and more: room for them at once
+        // rather than growing the array on the way.
+        if b[i] == semicolon { parameters.reserveCapacity(info.id == .attendee ? 8 : 4) }
         while i < n, b[i] == semicolon {
             i += 1
             let nameStart = i
@@ -118,8 +122,68 @@ extension ContentLine {
             parameters.append(Parameter(name: parameterName, values: values))
         }
         guard i < n, b[i] == colon else { throw fail("expected ':' after the parameters of \(name)") }
-        let value = try text(piece(i + 1, n), line: line, options: options, log: log)
-        return ContentLine(name: name, parameters: parameters, value: value, line: line, info: info)
+        // An ASCII value (most are) stays bytes: dates, numbers and words are read from them
+        // without a String. Other text is made a String here, where invalid UTF-8 is repaired
+        // (or rejected), as the one validation it gets; but text with escapes is checked here
+        // and kept as bytes, so that only its unescaped String is made (and validated).
+        let valueBytes = piece(i + 1, n)
+        let nonASCII = firstNonASCII(valueBytes)
+        if nonASCII < valueBytes.count,
+            !ValueCodec.contains(valueBytes, UInt8(ascii: "\\")) || !isValidUTF8(valueBytes, from: nonASCII)
+        {
+            let valueText = try text(valueBytes, line: line, options: options, log: log)
+            return ContentLine(name: name, parameters: parameters, rawValue: .text(valueText), line: line, info: info)
+        }
+        return ContentLine(name: name, parameters: parameters, rawValue: .bytes(valueBytes), line: line, info: info)
+    }
+
+    /// The index of the first byte of `b` that is not ASCII, or `b.count`; eight bytes are
+    /// looked at a time, and every read stays below `b.count`.
+    @inline(__always)
+    static func firstNonASCII(_ b: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let p = b.baseAddress else { return 0 }
+        let n = b.count
+        var i = 0
+        while i + 8 <= n, UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
+        while i < n, p[i] < 0x80 { i += 1 }
+        return i
+    }
+
+    /// Whether bytes are valid UTF-8 (RFC 3629: no overlong forms, surrogates or code points
+    /// past U+10FFFF), exactly when `String(decoding:as:)` repairs nothing; the bytes before
+    /// `from` are known to be ASCII. All reads stay below `b.count`.
+    static func isValidUTF8(_ b: UnsafeBufferPointer<UInt8>, from: Int = 0) -> Bool {
+        guard let p = b.baseAddress else { return true }
+        let n = b.count
+        var i = from
+        while true {
+            while i + 8 <= n, UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
+            while i < n, p[i] < 0x80 { i += 1 }
+            guard i < n else { return true }
+            let c = p[i]
+            @inline(__always) func continuation(_ k: Int) -> UInt8? {
+                guard i + k < n, p[i + k] & 0xC0 == 0x80 else { return nil }
+                return p[i + k]
+            }
+            if c < 0xC2 {
+                return false
+            } else if c < 0xE0 {
+                guard continuation(1) != nil else { return false }
+                i += 2
+            } else if c < 0xF0 {
+                guard let c1 = continuation(1), continuation(2) != nil else { return false }
+                // E0 needs A0…BF after it (no overlong form); ED 80…9F (no surrogate).
+                if (c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F) { return false }
+                i += 3
+            } else if c < 0xF5 {
+                guard let c1 = continuation(1), continuation(2) != nil, continuation(3) != nil else { return false }
+                // F0 needs 90…BF after it (no overlong form); F4 80…8F (nothing past U+10FFFF).
+                if (c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 > 0x8F) { return false }
+                i += 4
+            } else {
+                return false
+            }
+        }
     }
 
     /// Whether the property table knows a name of this many bytes, for counts over 16.
@@ -173,7 +237,7 @@ extension ContentLine {
     private static func parameterValue(
         _ bytes: UnsafeBufferPointer<UInt8>, caret: Bool, line: Int, options: ReadOptions, log: DiagnosticLog
     ) throws -> String {
-        if !caret, let shared = CommonParameterValue.string(bytes) { return shared }
+        if !caret, let shared = CommonWord.string(bytes) { return shared }
         let s = try text(bytes, line: line, options: options, log: log)
         return caret ? decodeCaret(s) : s
     }
@@ -199,10 +263,11 @@ extension ContentLine {
     }
 }
 
-/// The values of RFC 5545's enumerated parameters (CUTYPE, ROLE, PARTSTAT, RSVP, VALUE, …),
-/// which make up most parameter values: looking one up costs a fraction of decoding and
-/// validating its bytes into a new String.
-enum CommonParameterValue {
+/// The values of RFC 5545's enumerated parameters (CUTYPE, ROLE, PARTSTAT, RSVP, VALUE, …)
+/// and properties (STATUS, CLASS, TRANSP, ACTION, …), which make up most parameter values and
+/// many property values: looking one up costs a fraction of decoding and validating its bytes
+/// into a new String.
+enum CommonWord {
     /// A word packed into two integers (the count in the top byte of `high`), and its String.
     private struct Entry {
         var low: UInt64
@@ -216,6 +281,9 @@ enum CommonParameterValue {
         "NON-PARTICIPANT", "NEEDS-ACTION", "ACCEPTED", "DECLINED", "TENTATIVE", "DELEGATED", "COMPLETED", "IN-PROCESS",
         "TRUE", "FALSE", "DATE", "DATE-TIME", "PERIOD", "DURATION", "BINARY", "URI", "TEXT", "START", "END", "BASE64",
         "8BIT", "THISANDFUTURE", "FREE", "BUSY", "BUSY-TENTATIVE", "PARENT", "CHILD", "SIBLING",
+        // Property values (and Microsoft's busy statuses).
+        "CONFIRMED", "CANCELLED", "DRAFT", "FINAL", "PUBLIC", "PRIVATE", "CONFIDENTIAL", "OPAQUE", "TRANSPARENT", "DISPLAY",
+        "EMAIL", "AUDIO", "GREGORIAN", "PUBLISH", "REQUEST", "REPLY", "CANCEL", "2.0", "OOF", "AUTOMATIC",
     ]
     private static let slotBits = 7
     /// Open addressing on `slot(low:high:)`; a free slot has `high` 0 (no word is empty).
@@ -223,7 +291,7 @@ enum CommonParameterValue {
         var table = [Entry](repeating: Entry(low: 0, high: 0, string: ""), count: 1 << slotBits)
         for word in words {
             let (low, high) = Array(word.utf8).withUnsafeBufferPointer { pack($0) }
-            var slot = CommonParameterValue.slot(low: low, high: high)
+            var slot = CommonWord.slot(low: low, high: high)
             while table[slot].high != 0 { slot = (slot + 1) & ((1 << slotBits) - 1) }
             table[slot] = Entry(low: low, high: high, string: word)
         }

@@ -42,6 +42,16 @@ final class ByteStore {
         capacity = grown
     }
 
+    /// Empties the store, and gives back its memory for a fresh `capacity` when it grew past
+    /// `limit`.
+    func clear(shrinkingAbove limit: Int, to capacity: Int) {
+        count = 0
+        guard self.capacity > limit else { return }
+        base.deallocate()
+        self.capacity = max(capacity, 16)
+        base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+    }
+
     func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         reserve(count + bytes.count)

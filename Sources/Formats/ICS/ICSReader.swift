@@ -87,7 +87,7 @@ public struct ICSReader: CalendarReader {
                 return element
             }
             if finished { return nil }
-            try step()
+            try step(into: nil)
         }
     }
 
@@ -131,8 +131,11 @@ public struct ICSReader: CalendarReader {
         return (length == 5 && name == 0x42_45_47_49_4E) || (length == 3 && name == 0x45_4E_44)
     }
 
-    /// Reads one logical line and queues whatever it completes.
-    private mutating func step() throws {
+    /// Reads one logical line and queues whatever it completes; the content lines of
+    /// components go to `unit` when worker threads parse them. The unit is handed in unretained
+    /// by `fillUnit`, which holds it: a strong reference here was retained and released around
+    /// every line.
+    private mutating func step(into unit: Unmanaged<ComponentUnit>?) throws {
         guard let raw = try nextLine() else {
             try finishInput()
             return
@@ -140,7 +143,11 @@ public struct ICSReader: CalendarReader {
         let bytes = raw.bytes, lineNumber = raw.line
         if stack.count > 1 && !Self.isStructureLine(bytes) {
             // A content line of a component: parsed by the assembler, here or on a worker.
-            if let workers { workers.unit.appendLine(bytes, line: lineNumber) } else { try assembler.add(bytes, line: lineNumber) }
+            if let unit {
+                unit._withUnsafeGuaranteedRef { $0.appendLine(bytes, line: lineNumber) }
+            } else {
+                try assembler.add(bytes, line: lineNumber)
+            }
             return
         }
         if let plain = Self.plainStructureLine(bytes) {
@@ -423,7 +430,7 @@ extension ICSReader {
         do {
             repeat {
                 mark = unit.steps.count
-                try step()
+                try withExtendedLifetime(unit) { try step(into: Unmanaged.passUnretained(unit)) }
             } while !finished && !(stack.count <= 1 && unit.isFull)
         } catch {
             // A sequential read throws out of the step before handing out what that step

@@ -26,7 +26,7 @@ struct PropertyDecoder {
         } else if var t = info.defaultType {
             // A bare 8-digit date where a DATE-TIME is the default: ubiquitous, so read it as
             // the DATE it plainly is, and say so.
-            if t == .dateTime, info.allowsDate, looksLikeDates(line.value) {
+            if t == .dateTime, info.allowsDate, line.withValueBytes(looksLikeDates) {
                 t = .date
                 log.warning(file: options.sourceName, line: line.line, "\(line.name) holds a DATE without VALUE=DATE; read as a date")
             }
@@ -44,7 +44,13 @@ struct PropertyDecoder {
         }
         var value: PropertyValue
         do {
-            value = try ValueCodec.parse(line.value, as: type, list: info.isList, structured: info.isStructured)
+            // The bytes first: most values read from them without a String of their text (a
+            // String made while parsing is read by the general path, which keeps it).
+            if line.valueText == nil, let fast = line.withValueBytes({ ValueCodec.parse(bytes: $0, as: type, list: info.isList, structured: info.isStructured) }) {
+                value = fast
+            } else {
+                value = try ValueCodec.parse(line.value, as: type, list: info.isList, structured: info.isStructured)
+            }
         } catch let failure as ValueCodec.Failure {
             if options.strict {
                 throw CalendarError(.data, file: options.sourceName, line: line.line, "\(line.name): \(failure.message)")
@@ -78,12 +84,13 @@ struct PropertyDecoder {
         for parameter in line.parameters where Self.isNamed(parameter, "VALUE") { return nil }
         switch type {
         case .text:
-            return .text(ValueCodec.unescape(line.value))
+            // A String made while parsing is kept when there is nothing to undo.
+            if let text = line.valueText { return .text(ValueCodec.unescape(text)) }
+            return .text(line.withValueBytes(ValueCodec.unescape))
         case .integer:
-            return ValueCodec.plainInteger(line.value).map { .integer($0) }
+            return line.withValueBytes(ValueCodec.plainInteger).map { .integer($0) }
         case .dateTime:
-            var raw = line.value
-            guard var date = raw.withUTF8({ CalendarDateTime(basicISO: $0) }) else { return nil }
+            guard var date = line.withValueBytes({ CalendarDateTime(basicISO: $0) }) else { return nil }
             // A DATE read cleanly is 8 digits: what `property(from:)` reads as a date and warns of.
             if info.allowsDate, date.isDateOnly {
                 log.warning(file: options.sourceName, line: line.line, "\(line.name) holds a DATE without VALUE=DATE; read as a date")
@@ -103,21 +110,18 @@ struct PropertyDecoder {
     }
 
     /// Whether the text is a comma-separated list of 8-digit dates (empty items are skipped).
-    private func looksLikeDates(_ raw: String) -> Bool {
-        var raw = raw
-        return raw.withUTF8 { b in
-            guard b.count >= 8 else { return false }
-            var run = 0
-            for c in b {
-                if c == UInt8(ascii: ",") {
-                    guard run == 0 || run == 8 else { return false }
-                    run = 0
-                } else {
-                    guard c >= 48 && c <= 57, run < 8 else { return false }
-                    run += 1
-                }
+    private func looksLikeDates(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.count >= 8 else { return false }
+        var run = 0
+        for c in b {
+            if c == UInt8(ascii: ",") {
+                guard run == 0 || run == 8 else { return false }
+                run = 0
+            } else {
+                guard c >= 48 && c <= 57, run < 8 else { return false }
+                run += 1
             }
-            return run == 0 || run == 8
         }
+        return run == 0 || run == 8
     }
 }

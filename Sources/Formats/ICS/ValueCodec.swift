@@ -40,6 +40,23 @@ enum ValueCodec {
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
+    /// The typed value for raw bytes (valid UTF-8) of the types that read straight from bytes
+    /// (TEXT, DATE, DATE-TIME, DURATION, UTC-OFFSET, RECUR, INTEGER) in their usual forms; nil
+    /// for other types and for text `parse(_:as:list:structured:)` must read or word the error of.
+    static func parse(bytes raw: UnsafeBufferPointer<UInt8>, as type: ValueType, list: Bool, structured: Bool) -> PropertyValue? {
+        switch type {
+        case .text:
+            if structured { return nil }
+            return .text(list ? unescapedList(raw) : [unescape(raw)])
+        case .date, .dateTime: return basicISODates(raw, list: list).map { .dateTimes($0) }
+        case .duration: return duration(bytes: raw).map { .duration($0) }
+        case .utcOffset: return utcOffset(bytes: raw).map { .utcOffset($0) }
+        case .recur: return plainRecurrence(raw).map { .recurrence($0) }
+        case .integer: return plainInteger(raw).map { .integer([$0]) }
+        default: return nil
+        }
+    }
+
     /// The typed value for raw text of a given type; throws when the text is not of that type.
     static func parse(_ raw: String, as type: ValueType, list: Bool, structured: Bool = false) throws -> PropertyValue {
         switch type {
@@ -115,32 +132,36 @@ enum ValueCodec {
     /// one is not valid.
     private static func basicISODates(_ raw: String, list: Bool) -> [CalendarDateTime]? {
         var raw = raw
-        return raw.withUTF8 { b -> [CalendarDateTime]? in
-            guard list, contains(b, UInt8(ascii: ",")) else { return CalendarDateTime(basicISO: b).map { [$0] } }
-            var dates: [CalendarDateTime] = []
-            var start = 0
-            for i in 0...b.count where i == b.count || b[i] == UInt8(ascii: ",") {
-                guard let d = CalendarDateTime(basicISO: UnsafeBufferPointer(rebasing: b[start..<i])) else { return nil }
-                dates.append(d)
-                start = i + 1
-            }
-            return dates
+        return raw.withUTF8 { basicISODates($0, list: list) }
+    }
+
+    private static func basicISODates(_ b: UnsafeBufferPointer<UInt8>, list: Bool) -> [CalendarDateTime]? {
+        guard list, contains(b, UInt8(ascii: ",")) else { return CalendarDateTime(basicISO: b).map { [$0] } }
+        var dates: [CalendarDateTime] = []
+        var start = 0
+        for i in 0...b.count where i == b.count || b[i] == UInt8(ascii: ",") {
+            guard let d = CalendarDateTime(basicISO: UnsafeBufferPointer(rebasing: b[start..<i])) else { return nil }
+            dates.append(d)
+            start = i + 1
         }
+        return dates
     }
 
     /// One INTEGER in its plain form (digits, no sign, no leading zero), read from the bytes;
     /// nil for anything else, which the general path then reads or rejects.
     static func plainInteger(_ raw: String) -> Int? {
         var raw = raw
-        return raw.withUTF8 { b -> Int? in
-            guard b.count >= 1, b.count <= 18, b[0] != UInt8(ascii: "0") || b.count == 1 else { return nil }
-            var n = 0
-            for c in b {
-                guard c >= 48 && c <= 57 else { return nil }
-                n = n * 10 + Int(c - 48)
-            }
-            return n
+        return raw.withUTF8 { plainInteger($0) }
+    }
+
+    static func plainInteger(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard b.count >= 1, b.count <= 18, b[0] != UInt8(ascii: "0") || b.count == 1 else { return nil }
+        var n = 0
+        for c in b {
+            guard c >= 48 && c <= 57 else { return nil }
+            n = n * 10 + Int(c - 48)
         }
+        return n
     }
 
     /// A rule in the form writers emit (upper-case names of RFC 5545 §3.3.10, each once, plain
@@ -150,78 +171,80 @@ enum ValueCodec {
     /// some 30 times as much).
     static func plainRecurrence(_ raw: String) -> RecurrenceRule? {
         var raw = raw
-        return raw.withUTF8 { b -> RecurrenceRule? in
-            var rule = RecurrenceRule(frequency: .daily)
-            var frequency: RecurrenceRule.Frequency?
-            var seen: UInt16 = 0
-            var start = 0
-            while start < b.count {
-                var end = start
-                while end < b.count && b[end] != UInt8(ascii: ";") { end += 1 }
-                defer { start = end + 1 }
-                // Empty parts are skipped, as the general parser does.
-                if end == start { continue }
-                guard let eq = firstIndex(of: UInt8(ascii: "="), in: UnsafeBufferPointer(rebasing: b[start..<end]), from: 0) else {
-                    return nil
-                }
-                let name = UnsafeBufferPointer(rebasing: b[start..<(start + eq)])
-                let value = UnsafeBufferPointer(rebasing: b[(start + eq + 1)..<end])
-                guard let part = RecurrencePart(name) else { return nil }
-                let bit: UInt16 = 1 << part.rawValue
-                guard seen & bit == 0 else { return nil }
-                seen |= bit
-                switch part {
-                case .freq:
-                    guard let f = recurrenceFrequency(value) else { return nil }
-                    frequency = f
-                case .interval:
-                    guard let n = plainNumber(value, signed: false), n >= 1 else { return nil }
-                    rule.interval = n
-                    rule.intervalWasExplicit = true
-                case .count:
-                    guard let n = plainNumber(value, signed: false), n >= 1, rule.end == nil else { return nil }
-                    rule.end = .count(n)
-                case .until:
-                    guard let d = CalendarDateTime(basicISO: value), rule.end == nil else { return nil }
-                    rule.end = .until(d)
-                case .bySecond: guard let l = numbers(value, 0...60, zero: true) else { return nil }; rule.bySecond = l
-                case .byMinute: guard let l = numbers(value, 0...59, zero: true) else { return nil }; rule.byMinute = l
-                case .byHour: guard let l = numbers(value, 0...23, zero: true) else { return nil }; rule.byHour = l
-                case .byMonthDay: guard let l = numbers(value, -31...31) else { return nil }; rule.daysOfTheMonth = l
-                case .byYearDay: guard let l = numbers(value, -366...366) else { return nil }; rule.daysOfTheYear = l
-                case .byWeekNo: guard let l = numbers(value, -53...53) else { return nil }; rule.weeksOfTheYear = l
-                case .bySetPos: guard let l = numbers(value, -366...366) else { return nil }; rule.setPositions = l
-                case .byMonth:
-                    // Leap months (`5L`) go the general way.
-                    guard let l = numbers(value, 1...13) else { return nil }
-                    rule.months = l.map { RecurrenceRule.Month($0) }
-                case .byDay:
-                    var days: [RecurrenceRule.DayOfWeek] = []
-                    var from = 0
-                    while true {
-                        var to = from
-                        while to < value.count && value[to] != UInt8(ascii: ",") { to += 1 }
-                        guard to - from >= 2, let day = weekday(value[to - 2], value[to - 1]) else { return nil }
-                        var ordinal = 0
-                        if to - from > 2 {
-                            guard let n = plainNumber(UnsafeBufferPointer(rebasing: value[from..<(to - 2)]), signed: true), n != 0, (-53...53).contains(n)
-                            else { return nil }
-                            ordinal = n
-                        }
-                        days.append(RecurrenceRule.DayOfWeek(day, weekNumber: ordinal))
-                        if to == value.count { break }
-                        from = to + 1
-                    }
-                    rule.daysOfTheWeek = days
-                case .wkst:
-                    guard value.count == 2, let day = weekday(value[0], value[1]) else { return nil }
-                    rule.firstDayOfTheWeek = day
-                }
+        return raw.withUTF8 { plainRecurrence($0) }
+    }
+
+    static func plainRecurrence(_ b: UnsafeBufferPointer<UInt8>) -> RecurrenceRule? {
+        var rule = RecurrenceRule(frequency: .daily)
+        var frequency: RecurrenceRule.Frequency?
+        var seen: UInt16 = 0
+        var start = 0
+        while start < b.count {
+            var end = start
+            while end < b.count && b[end] != UInt8(ascii: ";") { end += 1 }
+            defer { start = end + 1 }
+            // Empty parts are skipped, as the general parser does.
+            if end == start { continue }
+            guard let eq = firstIndex(of: UInt8(ascii: "="), in: UnsafeBufferPointer(rebasing: b[start..<end]), from: 0) else {
+                return nil
             }
-            guard let frequency else { return nil }
-            rule.frequency = frequency
-            return rule
+            let name = UnsafeBufferPointer(rebasing: b[start..<(start + eq)])
+            let value = UnsafeBufferPointer(rebasing: b[(start + eq + 1)..<end])
+            guard let part = RecurrencePart(name) else { return nil }
+            let bit: UInt16 = 1 << part.rawValue
+            guard seen & bit == 0 else { return nil }
+            seen |= bit
+            switch part {
+            case .freq:
+                guard let f = recurrenceFrequency(value) else { return nil }
+                frequency = f
+            case .interval:
+                guard let n = plainNumber(value, signed: false), n >= 1 else { return nil }
+                rule.interval = n
+                rule.intervalWasExplicit = true
+            case .count:
+                guard let n = plainNumber(value, signed: false), n >= 1, rule.end == nil else { return nil }
+                rule.end = .count(n)
+            case .until:
+                guard let d = CalendarDateTime(basicISO: value), rule.end == nil else { return nil }
+                rule.end = .until(d)
+            case .bySecond: guard let l = numbers(value, 0...60, zero: true) else { return nil }; rule.bySecond = l
+            case .byMinute: guard let l = numbers(value, 0...59, zero: true) else { return nil }; rule.byMinute = l
+            case .byHour: guard let l = numbers(value, 0...23, zero: true) else { return nil }; rule.byHour = l
+            case .byMonthDay: guard let l = numbers(value, -31...31) else { return nil }; rule.daysOfTheMonth = l
+            case .byYearDay: guard let l = numbers(value, -366...366) else { return nil }; rule.daysOfTheYear = l
+            case .byWeekNo: guard let l = numbers(value, -53...53) else { return nil }; rule.weeksOfTheYear = l
+            case .bySetPos: guard let l = numbers(value, -366...366) else { return nil }; rule.setPositions = l
+            case .byMonth:
+                // Leap months (`5L`) go the general way.
+                guard let l = numbers(value, 1...13) else { return nil }
+                rule.months = l.map { RecurrenceRule.Month($0) }
+            case .byDay:
+                var days: [RecurrenceRule.DayOfWeek] = []
+                var from = 0
+                while true {
+                    var to = from
+                    while to < value.count && value[to] != UInt8(ascii: ",") { to += 1 }
+                    guard to - from >= 2, let day = weekday(value[to - 2], value[to - 1]) else { return nil }
+                    var ordinal = 0
+                    if to - from > 2 {
+                        guard let n = plainNumber(UnsafeBufferPointer(rebasing: value[from..<(to - 2)]), signed: true), n != 0, (-53...53).contains(n)
+                        else { return nil }
+                        ordinal = n
+                    }
+                    days.append(RecurrenceRule.DayOfWeek(day, weekNumber: ordinal))
+                    if to == value.count { break }
+                    from = to + 1
+                }
+                rule.daysOfTheWeek = days
+            case .wkst:
+                guard value.count == 2, let day = weekday(value[0], value[1]) else { return nil }
+                rule.firstDayOfTheWeek = day
+            }
         }
+        guard let frequency else { return nil }
+        rule.frequency = frequency
+        return rule
     }
 
     /// The parts of a rule `plainRecurrence` reads, by their upper-case names.
@@ -333,67 +356,71 @@ enum ValueCodec {
     /// RFC 5545 §3.3.6: `[+-]P(nW | nD[T…] | T…)`, also accepting mixed weeks and days
     /// (common in the wild, allowed by RFC 2445's successors' errata readers).
     static func duration(_ raw: String) throws -> CalendarDuration {
-        // Built only when thrown: this runs for every DURATION and TRIGGER read.
-        var fail: Failure { Failure(message: "'\(raw)' is not a valid DURATION") }
         var text = raw
-        return try text.withUTF8 { all -> CalendarDuration in
-            var d = CalendarDuration()
-            var bytes = all[...]
-            if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
-                d.isNegative = first == UInt8(ascii: "-")
-                bytes = bytes.dropFirst()
-            }
-            guard bytes.first == UInt8(ascii: "P") else { throw fail }
+        guard let d = text.withUTF8({ duration(bytes: $0) }) else { throw Failure(message: "'\(raw)' is not a valid DURATION") }
+        return d
+    }
+
+    /// The same from bytes; nil when they are not a DURATION.
+    static func duration(bytes all: UnsafeBufferPointer<UInt8>) -> CalendarDuration? {
+        var d = CalendarDuration()
+        var bytes = all[...]
+        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
+            d.isNegative = first == UInt8(ascii: "-")
             bytes = bytes.dropFirst()
-            var inTime = false
-            var number: Int?
-            var sawAny = false
-            for b in bytes {
-                switch b {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    let (m, o1) = (number ?? 0).multipliedReportingOverflow(by: 10)
-                    let (s, o2) = m.addingReportingOverflow(Int(b - 48))
-                    guard !o1, !o2, s < 1 << 40 else { throw fail }
-                    number = s
-                case UInt8(ascii: "T"):
-                    guard !inTime, number == nil else { throw fail }
-                    inTime = true
-                case UInt8(ascii: "W"), UInt8(ascii: "D"), UInt8(ascii: "H"), UInt8(ascii: "M"), UInt8(ascii: "S"):
-                    guard let n = number else { throw fail }
-                    switch (b, inTime) {
-                    case (UInt8(ascii: "W"), false): d.weeks = n
-                    case (UInt8(ascii: "D"), false): d.days = n
-                    case (UInt8(ascii: "H"), true): d.hours = n
-                    case (UInt8(ascii: "M"), true): d.minutes = n
-                    case (UInt8(ascii: "S"), true): d.seconds = n
-                    default: throw fail
-                    }
-                    number = nil
-                    sawAny = true
-                default: throw fail
-                }
-            }
-            guard sawAny, number == nil else { throw fail }
-            return d
         }
+        guard bytes.first == UInt8(ascii: "P") else { return nil }
+        bytes = bytes.dropFirst()
+        var inTime = false
+        var number: Int?
+        var sawAny = false
+        for b in bytes {
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let (m, o1) = (number ?? 0).multipliedReportingOverflow(by: 10)
+                let (s, o2) = m.addingReportingOverflow(Int(b - 48))
+                guard !o1, !o2, s < 1 << 40 else { return nil }
+                number = s
+            case UInt8(ascii: "T"):
+                guard !inTime, number == nil else { return nil }
+                inTime = true
+            case UInt8(ascii: "W"), UInt8(ascii: "D"), UInt8(ascii: "H"), UInt8(ascii: "M"), UInt8(ascii: "S"):
+                guard let n = number else { return nil }
+                switch (b, inTime) {
+                case (UInt8(ascii: "W"), false): d.weeks = n
+                case (UInt8(ascii: "D"), false): d.days = n
+                case (UInt8(ascii: "H"), true): d.hours = n
+                case (UInt8(ascii: "M"), true): d.minutes = n
+                case (UInt8(ascii: "S"), true): d.seconds = n
+                default: return nil
+                }
+                number = nil
+                sawAny = true
+            default: return nil
+            }
+        }
+        guard sawAny, number == nil else { return nil }
+        return d
     }
 
     static func utcOffset(_ raw: String) throws -> Int {
         var text = raw
-        let seconds = text.withUTF8 { b -> Int? in
-            guard b.count == 5 || b.count == 7, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-") else { return nil }
-            var n = 0
-            for c in b[1...] {
-                guard c >= 48 && c <= 57 else { return nil }
-                n = n * 10 + Int(c - 48)
-            }
-            let (h, m, s) = b.count == 5 ? (n / 100, n % 100, 0) : (n / 10000, n / 100 % 100, n % 100)
-            guard m < 60, s < 60 else { return nil }
-            let seconds = h * 3600 + m * 60 + s
-            return b[0] == UInt8(ascii: "-") ? -seconds : seconds
-        }
-        guard let seconds else { throw Failure(message: "'\(raw)' is not a valid UTC-OFFSET") }
+        guard let seconds = text.withUTF8({ utcOffset(bytes: $0) }) else { throw Failure(message: "'\(raw)' is not a valid UTC-OFFSET") }
         return seconds
+    }
+
+    /// The same from bytes; nil when they are not a UTC-OFFSET.
+    static func utcOffset(bytes b: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard b.count == 5 || b.count == 7, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-") else { return nil }
+        var n = 0
+        for c in b[1...] {
+            guard c >= 48 && c <= 57 else { return nil }
+            n = n * 10 + Int(c - 48)
+        }
+        let (h, m, s) = b.count == 5 ? (n / 100, n % 100, 0) : (n / 10000, n / 100 % 100, n % 100)
+        guard m < 60, s < 60 else { return nil }
+        let seconds = h * 3600 + m * 60 + s
+        return b[0] == UInt8(ascii: "-") ? -seconds : seconds
     }
 
     /// A TEXT list: split on the commas that are not escaped, each item unescaped, in one pass
@@ -402,33 +429,37 @@ enum ValueCodec {
         var text = raw
         let plain = text.withUTF8 { !contains($0, UInt8(ascii: ",")) && !contains($0, UInt8(ascii: "\\")) }
         if plain { return [raw] }
-        return text.withUTF8 { b in
-            var parts: [String] = []
-            var current: [UInt8] = []
-            current.reserveCapacity(b.count)
-            var i = 0
-            while i < b.count {
-                let c = b[i]
-                if c == UInt8(ascii: "\\") {
-                    guard i + 1 < b.count else {
-                        // A trailing lone backslash stays.
-                        current.append(c)
-                        break
-                    }
-                    appendUnescaped(b[i + 1], to: &current)
-                    i += 2
-                } else if c == UInt8(ascii: ",") {
-                    parts.append(String(decoding: current, as: UTF8.self))
-                    current.removeAll(keepingCapacity: true)
-                    i += 1
-                } else {
+        return text.withUTF8 { unescapedList($0) }
+    }
+
+    /// The same from bytes (valid UTF-8).
+    static func unescapedList(_ b: UnsafeBufferPointer<UInt8>) -> [String] {
+        if !contains(b, UInt8(ascii: ",")) { return [unescape(b)] }
+        var parts: [String] = []
+        var current: [UInt8] = []
+        current.reserveCapacity(b.count)
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            if c == UInt8(ascii: "\\") {
+                guard i + 1 < b.count else {
+                    // A trailing lone backslash stays.
                     current.append(c)
-                    i += 1
+                    break
                 }
+                appendUnescaped(b[i + 1], to: &current)
+                i += 2
+            } else if c == UInt8(ascii: ",") {
+                parts.append(String(decoding: current, as: UTF8.self))
+                current.removeAll(keepingCapacity: true)
+                i += 1
+            } else {
+                current.append(c)
+                i += 1
             }
-            parts.append(String(decoding: current, as: UTF8.self))
-            return parts
         }
+        parts.append(String(decoding: current, as: UTF8.self))
+        return parts
     }
 
     /// What a backslash followed by `b` stands for; an unknown escape keeps its backslash.
@@ -447,51 +478,63 @@ enum ValueCodec {
     static func unescape(_ raw: String) -> String {
         var raw = raw
         guard let found = raw.withUTF8({ firstIndex(of: UInt8(ascii: "\\"), in: $0, from: 0) }) else { return raw }
-        return raw.withUTF8 { bytes -> String in
-            let n = bytes.count
-            var next = found
-            // Unescaping only shortens the text, so the result fits in the input's length.
-            return String(unsafeUninitializedCapacity: n) { out in
-                var written = 0
-                var runStart = 0
-                while true {
-                    // Copy the run before the backslash in one piece.
-                    let run = next - runStart
-                    if run > 0 {
-                        (out.baseAddress! + written).update(from: bytes.baseAddress! + runStart, count: run)
-                        written += run
-                    }
-                    if next + 1 >= n {
-                        // A trailing lone backslash stays.
-                        out[written] = UInt8(ascii: "\\")
-                        written += 1
-                        runStart = n
-                        break
-                    }
-                    let b = bytes[next + 1]
-                    switch b {
-                    case UInt8(ascii: "n"), UInt8(ascii: "N"):
-                        out[written] = 0x0A
-                        written += 1
-                    case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","):
-                        out[written] = b
-                        written += 1
-                    default:
-                        // An unknown escape keeps its backslash.
-                        out[written] = UInt8(ascii: "\\")
-                        out[written + 1] = b
-                        written += 2
-                    }
-                    runStart = next + 2
-                    guard let j = firstIndex(of: UInt8(ascii: "\\"), in: bytes, from: runStart) else { break }
-                    next = j
+        return raw.withUTF8 { unescape($0, from: found) }
+    }
+
+    /// The same from bytes (valid UTF-8); a common word without escapes (a STATUS, CLASS or
+    /// TRANSP value, …) gets the shared String.
+    static func unescape(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard let found = firstIndex(of: UInt8(ascii: "\\"), in: bytes, from: 0) else {
+            return CommonWord.string(bytes) ?? String(decoding: bytes, as: UTF8.self)
+        }
+        return unescape(bytes, from: found)
+    }
+
+    /// The text of `bytes`, whose first backslash is at `found`, unescaped.
+    private static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, from found: Int) -> String {
+        let n = bytes.count
+        var next = found
+        // Unescaping only shortens the text, so the result fits in the input's length.
+        return String(unsafeUninitializedCapacity: n) { out in
+            var written = 0
+            var runStart = 0
+            while true {
+                // Copy the run before the backslash in one piece.
+                let run = next - runStart
+                if run > 0 {
+                    (out.baseAddress! + written).update(from: bytes.baseAddress! + runStart, count: run)
+                    written += run
                 }
-                if runStart < n {
-                    (out.baseAddress! + written).update(from: bytes.baseAddress! + runStart, count: n - runStart)
-                    written += n - runStart
+                if next + 1 >= n {
+                    // A trailing lone backslash stays.
+                    out[written] = UInt8(ascii: "\\")
+                    written += 1
+                    runStart = n
+                    break
                 }
-                return written
+                let b = bytes[next + 1]
+                switch b {
+                case UInt8(ascii: "n"), UInt8(ascii: "N"):
+                    out[written] = 0x0A
+                    written += 1
+                case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","):
+                    out[written] = b
+                    written += 1
+                default:
+                    // An unknown escape keeps its backslash.
+                    out[written] = UInt8(ascii: "\\")
+                    out[written + 1] = b
+                    written += 2
+                }
+                runStart = next + 2
+                guard let j = firstIndex(of: UInt8(ascii: "\\"), in: bytes, from: runStart) else { break }
+                next = j
             }
+            if runStart < n {
+                (out.baseAddress! + written).update(from: bytes.baseAddress! + runStart, count: n - runStart)
+                written += n - runStart
+            }
+            return written
         }
     }
 }
