@@ -55,41 +55,12 @@ extension ICalendarMapper {
 
         /// Puts a property of the component into its typed field, or keeps it as a generic one.
         public mutating func add(_ property: __owned Property, id: PropertyID) {
-            if mapper.fillItem(&item, with: property, id: id) { return }
-            var taken = false
-            switch id {
-            case .dtend where isEvent, .due where !isEvent:
-                if end == nil, let d = mapper.singleDate(property.value) {
-                    end = d
-                    taken = true
-                }
-            case .duration:
-                if duration == nil, case .duration(let d) = property.value {
-                    duration = d
-                    taken = true
-                }
-            case .transp where isEvent:
-                if transparency == nil, let t = mapper.singleText(property.value) {
-                    transparency = t
-                    taken = true
-                }
-            case .completed where !isEvent:
-                if completionDate == nil, let d = mapper.singleDate(property.value) {
-                    completionDate = d
-                    taken = true
-                }
-            case .percentComplete where !isEvent:
-                if percentComplete == nil, case .integer(let n) = property.value, n.count == 1 {
-                    percentComplete = n[0]
-                    taken = true
-                }
-            default: break
-            }
-            if taken {
+            // Unknown properties (X-…, most of the rest) have no field: not worth a look.
+            if id != .other, let value = ScalarValue(property.value), fill(value, id: id) {
                 mapper.keepParameters(property, in: &item)
-            } else {
-                item.properties.append(property)
+                return
             }
+            addUnfilled(property, id: id)
         }
 
         /// Puts a single-valued property into its typed field as `add(_:id:)` does with the same
@@ -101,12 +72,23 @@ extension ICalendarMapper {
                 if !parameters.isEmpty { item.propertyParameters[name] = parameters }
                 return
             }
-            add(Property(name: name, parameters: parameters, value: value.propertyValue), id: id)
+            addUnfilled(Property(name: name, parameters: parameters, value: value.propertyValue), id: id)
         }
 
-        /// Whether the typed field of `id` was free and took the value: the cases of `fillItem`
-        /// and of `add(_:id:)` for these value types, less RECURRENCE-ID (its RANGE parameter
-        /// goes the general way).
+        /// A property whose value no single-valued field took (see `fill`): into one of the other
+        /// typed fields, or kept as a generic one.
+        private mutating func addUnfilled(_ property: __owned Property, id: PropertyID) {
+            if mapper.fillItem(&item, with: property, id: id) { return }
+            if id == .duration, duration == nil, case .duration(let d) = property.value {
+                duration = d
+                mapper.keepParameters(property, in: &item)
+            } else {
+                item.properties.append(property)
+            }
+        }
+
+        /// Whether the single-valued field of `id` was free and took the value. RECURRENCE-ID is
+        /// not among them: its RANGE parameter is read by `fillItem`.
         private mutating func fill(_ value: ScalarValue, id: PropertyID) -> Bool {
             switch value {
             case .text(let t):
@@ -183,6 +165,18 @@ extension ICalendarMapper {
         case date(CalendarDateTime)
         case integer(Int)
 
+        /// The single TEXT, DATE or DATE-TIME, or INTEGER a property value holds; nil for any
+        /// other value.
+        @inline(__always)
+        public init?(_ value: borrowing PropertyValue) {
+            switch value {
+            case .text(let t): guard t.count == 1 else { return nil }; self = .text(t[0])
+            case .dateTimes(let d): guard d.count == 1 else { return nil }; self = .date(d[0])
+            case .integer(let n): guard n.count == 1 else { return nil }; self = .integer(n[0])
+            default: return nil
+            }
+        }
+
         /// The same value as a property value.
         public var propertyValue: PropertyValue {
             switch self {
@@ -204,23 +198,11 @@ extension ICalendarMapper {
     // MARK: - Shared item fields
 
     /// Puts a property into its typed field when the field is free; returns whether it did.
+    /// The single TEXT, date and INTEGER fields are `ItemBuilder.fill`'s.
     fileprivate func fillItem(_ item: inout CalendarItem, with property: Property, id: PropertyID) -> Bool {
         var taken = false
         switch id {
-        case .uid: if item.uid == nil, let t = singleText(property.value) { item.uid = t; taken = true }
-        case .summary: if item.title == nil, let t = singleText(property.value) { item.title = t; taken = true }
-        case .dtstart: if item.start == nil, let d = singleDate(property.value) { item.start = d; taken = true }
-        case .location: if item.location == nil, let t = singleText(property.value) { item.location = t; taken = true }
-        case .description: if item.notes == nil, let t = singleText(property.value) { item.notes = t; taken = true }
         case .url: if item.url == nil, case .uri(let u) = property.value { item.url = u; taken = true }
-        case .status: if item.status == nil, let t = singleText(property.value) { item.status = Self.status(t); taken = true }
-        case .classification:
-            if item.classification == nil, let t = singleText(property.value) { item.classification = Self.classification(t); taken = true }
-        case .priority: if item.priority == nil, case .integer(let n) = property.value, n.count == 1 { item.priority = n[0]; taken = true }
-        case .sequence: if item.sequence == nil, case .integer(let n) = property.value, n.count == 1 { item.sequence = n[0]; taken = true }
-        case .created: if item.created == nil, let d = singleDate(property.value) { item.created = d; taken = true }
-        case .lastModified: if item.lastModified == nil, let d = singleDate(property.value) { item.lastModified = d; taken = true }
-        case .dtstamp: if item.timestamp == nil, let d = singleDate(property.value) { item.timestamp = d; taken = true }
         case .geo:
             if item.geo == nil, case .geo(let lat, let lon) = property.value {
                 item.geo = GeoCoordinate(latitude: lat, longitude: lon)

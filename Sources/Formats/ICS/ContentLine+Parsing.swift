@@ -137,13 +137,13 @@ extension ContentLine {
         return ContentLine(name: name, parameters: parameters, rawValue: .bytes(valueBytes), line: line, info: info)
     }
 
-    /// The index of the first byte of `b` that is not ASCII, or `b.count`; eight bytes are
-    /// looked at a time, and every read stays below `b.count`.
+    /// The index of the first byte of `b` from `from` on that is not ASCII, or `b.count`; eight
+    /// bytes are looked at a time, and every read stays below `b.count`.
     @inline(__always)
-    static func firstNonASCII(_ b: UnsafeBufferPointer<UInt8>) -> Int {
+    static func firstNonASCII(_ b: UnsafeBufferPointer<UInt8>, from: Int = 0) -> Int {
         guard let p = b.baseAddress else { return 0 }
         let n = b.count
-        var i = 0
+        var i = from
         while i + 8 <= n, UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
         while i < n, p[i] < 0x80 { i += 1 }
         return i
@@ -157,8 +157,7 @@ extension ContentLine {
         let n = b.count
         var i = from
         while true {
-            while i + 8 <= n, UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
-            while i < n, p[i] < 0x80 { i += 1 }
+            i = firstNonASCII(b, from: i)
             guard i < n else { return true }
             let c = p[i]
             @inline(__always) func continuation(_ k: Int) -> UInt8? {
@@ -199,7 +198,7 @@ extension ContentLine {
     /// upper-case already, and then nothing is copied but the String); nil when a byte is not a
     /// name byte.
     @inline(__always)
-    private static func upperCasedName(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    static func upperCasedName(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var hasLower = false
         for b in bytes {
             guard isNameByte(b) else { return nil }

@@ -214,8 +214,8 @@ public struct ICSReader: CalendarReader {
     }
 
     /// The plain form of nearly every BEGIN and END line: upper-case "BEGIN:" or "END:" and a
-    /// component name of ASCII letters, digits and '-', upper-cased here as `ContentLine.parse`
-    /// and `uppercased()` would make it; nil for any other line, which takes the general path.
+    /// component name of name bytes, upper-cased as `ContentLine.parse` and `uppercased()` would
+    /// make it (ASCII only); nil for any other line, which takes the general path.
     static func plainStructureLine(_ b: UnsafeBufferPointer<UInt8>) -> (begin: Bool, name: String)? {
         let start: Int
         let begin: Bool
@@ -226,18 +226,8 @@ public struct ICSReader: CalendarReader {
         } else {
             return nil
         }
-        var hasLower = false
-        for i in start..<b.count {
-            let c = b[i]
-            if c >= 0x61 && c <= 0x7A {
-                hasLower = true
-            } else if !((c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2D) {
-                return nil
-            }
-        }
-        let value = UnsafeBufferPointer(rebasing: b[start...])
-        if !hasLower { return (begin, String(decoding: value, as: UTF8.self)) }
-        return (begin, String(decoding: value.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self))
+        guard let name = ContentLine.upperCasedName(UnsafeBufferPointer(rebasing: b[start...])) else { return nil }
+        return (begin, name)
     }
 
     /// Lenient mode reads a bare component or property (a fragment, as mail clients and
