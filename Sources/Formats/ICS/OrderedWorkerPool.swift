@@ -23,20 +23,26 @@ final class OrderedWorkerPool<Job, Output> {
             self.work = work
         }
 
-        /// A worker thread's life: take the oldest waiting job, run it unlocked, store its output.
+        /// A worker thread's life: run the oldest waiting job, again and again.
         func runWorker() {
             condition.lock()
             while true {
                 while waiting.isEmpty && !cancelled { condition.wait() }
                 if cancelled { break }
-                let (ticket, job) = waiting.removeFirst()
-                condition.unlock()
-                let output = work(job)
-                condition.lock()
-                outputs[ticket - firstTicket] = output
+                runOldestWaiting()
                 condition.broadcast()
             }
             condition.unlock()
+        }
+
+        /// Takes the oldest job no thread has started, runs it unlocked and stores its output.
+        /// Called, and returns, with the lock held; needs a waiting job.
+        func runOldestWaiting() {
+            let (ticket, job) = waiting.removeFirst()
+            condition.unlock()
+            let output = work(job)
+            condition.lock()
+            outputs[ticket - firstTicket] = output
         }
     }
 
@@ -91,17 +97,9 @@ final class OrderedWorkerPool<Job, Output> {
                 shared.condition.unlock()
                 return nil
             }
-            shared.waiting.removeFirst()
-            shared.condition.unlock()
-            let output = shared.work(oldest.job)
-            shared.condition.lock()
-            shared.outputs[0] = output
+            shared.runOldestWaiting()
         }
-        let output = shared.outputs.removeFirst()!
-        shared.firstTicket += 1
-        shared.condition.unlock()
-        taken += 1
-        return output
+        return takeOldest()
     }
 
     /// The output of the oldest job not yet taken, waiting for it if needed. Needs `pending > 0`.
@@ -116,16 +114,14 @@ final class OrderedWorkerPool<Job, Output> {
         while shared.outputs[0] == nil {
             // While a worker is still on the oldest job, a younger one that no worker has
             // started is run here too: waiting would leave this core idle.
-            if let (ticket, job) = shared.waiting.first {
-                shared.waiting.removeFirst()
-                shared.condition.unlock()
-                let output = shared.work(job)
-                shared.condition.lock()
-                shared.outputs[ticket - shared.firstTicket] = output
-                continue
-            }
-            shared.condition.wait()
+            if shared.waiting.isEmpty { shared.condition.wait() } else { shared.runOldestWaiting() }
         }
+        return takeOldest()
+    }
+
+    /// Hands out the oldest job's output, which is there. Called with the lock held; returns
+    /// with it released.
+    private func takeOldest() -> Output {
         // The pending jobs are few (the caller bounds them), so shifting the array is cheap.
         let output = shared.outputs.removeFirst()!
         shared.firstTicket += 1
