@@ -132,12 +132,6 @@ extension ICalendarMapper {
             }
         }
 
-        /// The entry built.
-        public __consuming func finished() -> CalendarEntry {
-            var builder = self
-            return builder.finish()
-        }
-
         /// The entry built; the builder is idle after it.
         public mutating func finish() -> CalendarEntry {
             var built = Self.idleItem
@@ -192,7 +186,7 @@ extension ICalendarMapper {
         guard var builder = ItemBuilder(mapper: self, componentName: component.name) else { return nil }
         for property in component.properties { builder.add(property, id: PropertyTable.info(property.name).id) }
         for child in component.components { builder.add(child) }
-        return builder.finished()
+        return builder.finish()
     }
 
     // MARK: - Shared item fields
