@@ -8,7 +8,7 @@ let package = Package(
             name: "CalPort",
             targets: [
                 "CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "TimeZones", "Recurrence",
-                "CSVFormat", "XMLSupport", "XCalFormat", "CalDAVFormat", "JCalCoding", "JCalFormat", "JSCalendarFormat",
+                "CSVFormat", "XMLSupport", "XCalFormat", "CalDAVFormat", "JCalCoding", "JCalFormat", "JSCalendarFormat", "ExchangeData",
             ]),
         .executable(name: "calport", targets: ["calport"]),
     ],
@@ -28,6 +28,8 @@ let package = Package(
         .target(name: "CalendarModel"),
         .target(name: "TimeZones", dependencies: ["CalendarModel", "CICUShim"]),
         .target(name: "ICalendarData", dependencies: ["CalendarModel"]),
+        // What EWS and Graph share: recurrence patterns, words, Windows zones (as ICalendarData is for ICS, jCal, xCal).
+        .target(name: "ExchangeData", dependencies: ["CalendarModel", "TimeZones", "Recurrence"]),
         .target(name: "ICSFormat", dependencies: ["CalendarModel", "ICalendarData"], path: "Sources/Formats/ICS"),
         .target(
             name: "Conversion",
