@@ -28,6 +28,7 @@ extension HTMLReport {
         th,td{border-bottom:1px solid var(--line);padding:5px 8px;text-align:left;vertical-align:top}
         thead th{background:var(--band);border-bottom:2px solid var(--line);font-size:13px;color:var(--muted)}
         tbody th{font-weight:600}
+        tr[data-loss] th code{word-break:normal;white-space:nowrap}
         table.numbers td,td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
         table.numbers td.text{text-align:left}
         tfoot th,tfoot td{font-weight:650;border-top:2px solid var(--line)}

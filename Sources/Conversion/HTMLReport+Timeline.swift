@@ -65,6 +65,8 @@ extension HTMLReport {
         for year in firstYear...lastYear where Self.floorMod(year, step) == 0 || year == firstYear {
             let x = plotX + Double((year - firstYear) * 12) * monthWidth
             html += "<line x1=\"\(Self.n(x))\" x2=\"\(Self.n(x))\" y1=\"\(Self.n(top))\" y2=\"\(Self.n(height - axis + 4))\"/>"
+            // A first year off the step's grid gets its line but no label (it would touch the next).
+            guard step == 1 || Self.floorMod(year, step) == 0 else { continue }
             let labelX = step == 1 ? x + 6 * monthWidth : x
             html += "<text x=\"\(Self.n(labelX))\" y=\"\(Self.n(height - 6))\" text-anchor=\"\(step == 1 ? "middle" : "start")\">\(year)</text>\n"
         }

@@ -99,7 +99,7 @@ public struct HTMLReport {
         if let run = report.run {
             html += "<dt>Command</dt><dd><code data-figure=\"run.command\">\(HTMLText.escape(run.commandLine.map(Self.shellWord).joined(separator: " ")))</code></dd>\n"
             html += "<dt>Started</dt><dd><time datetime=\"\(HTMLText.escape(run.startedAt))\">\(HTMLText.escape(run.startedAt.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC")))</time></dd>\n"
-            html += "<dt>Duration</dt><dd data-figure=\"run.duration\">\(HTMLText.duration(run.durationSeconds))</dd>\n"
+            html += "<dt>Duration</dt><dd>\(HTMLText.duration(run.durationSeconds))</dd>\n"
             html += "<dt>calport</dt><dd>\(HTMLText.escape(run.calportVersion))</dd>\n"
         }
         html += "<dt>Output format</dt><dd><code>\(HTMLText.escape(report.outputFormat))</code></dd>\n"
@@ -209,19 +209,27 @@ public struct HTMLReport {
         html += "<table>\n<caption>By file\(files.count > Self.warningFilesShown ? " (the \(Self.warningFilesShown) with most)" : "")</caption>\n"
         html += "<thead><tr><th scope=\"col\">File</th><th scope=\"col\" class=\"num\">Warnings</th><th scope=\"col\" class=\"num\">Errors</th><th scope=\"col\">First at</th></tr></thead>\n<tbody>\n"
         for (file, entry) in files.prefix(Self.warningFilesShown) {
-            html += "<tr><th scope=\"row\"><code>\(HTMLText.escape(file))</code></th><td class=\"num\">\(HTMLText.number(entry.warnings))</td>"
-            html += "<td class=\"num\">\(HTMLText.number(entry.errors))</td><td><code>\(HTMLText.escape(entry.firstPlace))</code></td></tr>\n"
+            html += "<tr><th scope=\"row\">\(Self.fileCell(file))</th><td class=\"num\">\(HTMLText.number(entry.warnings))</td>"
+            html += "<td class=\"num\">\(HTMLText.number(entry.errors))</td><td>\(Self.fileCell(entry.firstPlace))</td></tr>\n"
         }
         html += "</tbody>\n</table>\n"
         let shown = all.prefix(Self.warningsShown)
         html += "<table class=\"messages\">\n<caption>\(all.count > shown.count ? "The first \(HTMLText.number(shown.count)) of \(HTMLText.count(all.count, "message"))" : "Every message")</caption>\n"
         html += "<thead><tr><th scope=\"col\">Place</th><th scope=\"col\">Severity</th><th scope=\"col\">Message</th></tr></thead>\n<tbody>\n"
         for w in shown {
-            html += "<tr><td><code>\(HTMLText.escape(Self.place(w)))</code></td><td><span class=\"badge \(w.severity == "warning" ? "warn" : "bad")\">\(HTMLText.escape(w.severity))</span></td>"
+            html += "<tr><td>\(Self.fileCell(Self.place(w)))</td><td><span class=\"badge \(w.severity == "warning" ? "warn" : "bad")\">\(HTMLText.escape(w.severity))</span></td>"
             html += "<td>\(HTMLText.escape(w.message))</td></tr>\n"
         }
         html += "</tbody>\n</table>\n</section>\n"
         return html
+    }
+
+    /// A file or place in a cell. A message about the whole batch names every input joined by
+    /// commas; that list is shortened to its first name and a count, the rest in a tooltip.
+    static func fileCell(_ place: String) -> String {
+        let parts = place.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count > 2 else { return "<code>\(HTMLText.escape(place))</code>" }
+        return "<code title=\"\(HTMLText.escape(place))\">\(HTMLText.escape(String(parts[0])))</code> <span class=\"more\">and \(HTMLText.number(parts.count - 1)) more inputs</span>"
     }
 
     /// `file:line`, `file (location)` or `file`.
