@@ -37,7 +37,7 @@ extension HTMLReport {
         svg.timeline{width:100%;height:auto;display:block;font:12px system-ui,sans-serif}
         svg .band{fill:#fff}svg .row:nth-of-type(even) .band{fill:var(--band)}
         svg .label{fill:var(--ink)}svg .count{fill:var(--muted)}
-        svg .base{stroke:var(--line)}svg .axis line{stroke:#c5ccd8;stroke-dasharray:2 3}svg .axis text{fill:var(--muted)}
+        svg .base{stroke:var(--line)}svg .axis line{stroke:#c5ccd8;stroke-dasharray:2 3}svg .axis text{fill:var(--muted)}svg .axis .month{font-size:10px}
         svg .m{fill:var(--accent)}svg .m:hover{fill:#173f8a}
         svg .row[data-cal=other] .m{fill:#8a94a6}
         .timeline-text{font-size:13.5px;color:var(--ink);padding-left:20px}

@@ -32,7 +32,10 @@ extension HTMLReport {
         if !rest.isEmpty {
             var months = MonthlyCounts()
             for row in rest { months.add(row.counts.eventsByMonth) }
-            result.append(TimelineRow(key: "other", name: "\(HTMLText.count(rest.count, "other calendar")) together", events: rest.reduce(0) { $0 + $1.counts.events }, months: months))
+            result.append(
+                TimelineRow(
+                    key: "other", name: "\(HTMLText.count(rest.count, "other calendar")) together",
+                    events: rest.reduce(0) { $0 + $1.counts.events }, months: months))
         }
         return result
     }
@@ -48,15 +51,20 @@ extension HTMLReport {
         let firstYear = Self.floorDiv(low, 12), lastYear = Self.floorDiv(high, 12)
         let start = firstYear * 12, span = (lastYear - firstYear + 1) * 12
         let width = 1000.0, labelWidth = 210.0, plotX = labelWidth + 8, plotWidth = width - plotX - 12
-        let rowHeight = 28.0, top = 6.0, axis = 24.0
-        let height = top + Double(rows.count) * rowHeight + axis
         let monthWidth = plotWidth / Double(span)
+        // Over a few years there is room to name each month under its bars.
+        let namesMonths = monthWidth >= 24
+        let rowHeight = 28.0, top = 6.0, axis = namesMonths ? 38.0 : 24.0
+        let height = top + Double(rows.count) * rowHeight + axis
         let firstLabel = MonthlyCounts.label(year: firstYear, month: 1), lastLabel = MonthlyCounts.label(year: lastYear, month: 12)
 
-        html += "<p>Events per month by their start date, one row per calendar; a bar's height is its month's share of the calendar's busiest month. An empty stretch is a time without events.</p>\n"
-        html += "<figure>\n<svg class=\"timeline\" viewBox=\"0 0 \(Self.n(width)) \(Self.n(height))\" role=\"group\" aria-labelledby=\"tl-title\" aria-describedby=\"tl-desc timeline-text\" xmlns=\"http://www.w3.org/2000/svg\">\n"
+        html +=
+            "<p>Events per month by their start date, one row per calendar; a bar's height is its month's share of the calendar's busiest month. An empty stretch is a time without events.</p>\n"
+        html +=
+            "<figure>\n<svg class=\"timeline\" viewBox=\"0 0 \(Self.n(width)) \(Self.n(height))\" role=\"group\" aria-labelledby=\"tl-title\" aria-describedby=\"tl-desc timeline-text\" xmlns=\"http://www.w3.org/2000/svg\">\n"
         html += "<title id=\"tl-title\">Events per month and calendar, \(firstLabel) to \(lastLabel)</title>\n"
-        html += "<desc id=\"tl-desc\">\(HTMLText.count(rows.count, "row")), one per calendar; each bar is one month with events and says its calendar, month and count. The list after the chart says the same in words.</desc>\n"
+        html +=
+            "<desc id=\"tl-desc\">\(HTMLText.count(rows.count, "row")), one per calendar; each bar is one month with events and says its calendar, month and count. The list after the chart says the same in words.</desc>\n"
 
         // The year grid and its labels: at most about a dozen labels, on round years.
         let years = lastYear - firstYear + 1
@@ -68,7 +76,17 @@ extension HTMLReport {
             // A first year off the step's grid gets its line but no label (it would touch the next).
             guard step == 1 || Self.floorMod(year, step) == 0 else { continue }
             let labelX = step == 1 ? x + 6 * monthWidth : x
-            html += "<text x=\"\(Self.n(labelX))\" y=\"\(Self.n(height - 6))\" text-anchor=\"\(step == 1 ? "middle" : "start")\">\(year)</text>\n"
+            html +=
+                "<text x=\"\(Self.n(labelX))\" y=\"\(Self.n(height - 6))\" text-anchor=\"\(step == 1 ? "middle" : "start")\">\(year)</text>\n"
+        }
+        if namesMonths {
+            let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+            for k in 0..<span {
+                let x = plotX + (Double(k) + 0.5) * monthWidth
+                html +=
+                    "<text class=\"month\" x=\"\(Self.n(x))\" y=\"\(Self.n(height - axis + 16))\" text-anchor=\"middle\">\(names[k % 12])</text>"
+            }
+            html += "\n"
         }
         html += "</g>\n"
 
@@ -78,21 +96,27 @@ extension HTMLReport {
             let months = row.months.months
             let peak = months.map(\.count).max() ?? 0
             let label = row.name.count > 26 ? String(row.name.prefix(25)) + "…" : row.name
-            html += "<g class=\"row\" data-cal=\"\(row.key)\" data-calendar=\"\(HTMLText.escape(row.name))\" role=\"group\" aria-label=\"\(HTMLText.escape(row.name)): \(HTMLText.count(row.events, "event"))\">\n"
-            html += "<rect class=\"band\" x=\"0\" y=\"\(Self.n(rowTop))\" width=\"\(Self.n(width))\" height=\"\(Self.n(rowHeight))\" aria-hidden=\"true\"/>"
-            html += "<text class=\"label\" x=\"\(Self.n(labelWidth))\" y=\"\(Self.n(rowTop + rowHeight / 2 + 4))\" text-anchor=\"end\" aria-hidden=\"true\">\(HTMLText.escape(label)) <tspan class=\"count\">\(HTMLText.number(row.events))</tspan></text>"
-            html += "<line class=\"base\" x1=\"\(Self.n(plotX))\" x2=\"\(Self.n(plotX + plotWidth))\" y1=\"\(Self.n(base))\" y2=\"\(Self.n(base))\" aria-hidden=\"true\"/>\n"
+            html +=
+                "<g class=\"row\" data-cal=\"\(row.key)\" data-calendar=\"\(HTMLText.escape(row.name))\" role=\"group\" aria-label=\"\(HTMLText.escape(row.name)): \(HTMLText.count(row.events, "event"))\">\n"
+            html +=
+                "<rect class=\"band\" x=\"0\" y=\"\(Self.n(rowTop))\" width=\"\(Self.n(width))\" height=\"\(Self.n(rowHeight))\" aria-hidden=\"true\"/>"
+            html +=
+                "<text class=\"label\" x=\"\(Self.n(labelWidth))\" y=\"\(Self.n(rowTop + rowHeight / 2 + 4))\" text-anchor=\"end\" aria-hidden=\"true\">\(HTMLText.escape(label)) <tspan class=\"count\">\(HTMLText.number(row.events))</tspan></text>"
+            html +=
+                "<line class=\"base\" x1=\"\(Self.n(plotX))\" x2=\"\(Self.n(plotX + plotWidth))\" y1=\"\(Self.n(base))\" y2=\"\(Self.n(base))\" aria-hidden=\"true\"/>\n"
             let gap = monthWidth > 3 ? 1.0 : 0
             for m in months {
                 let x = plotX + Double(m.year * 12 + m.month - 1 - start) * monthWidth
                 let h = max(2, (rowHeight - 8) * Double(m.count) / Double(max(peak, 1)))
                 let month = MonthlyCounts.label(year: m.year, month: m.month)
-                html += "<rect class=\"m\" x=\"\(Self.n(x))\" y=\"\(Self.n(base - h))\" width=\"\(Self.n(max(monthWidth - gap, 0.6)))\" height=\"\(Self.n(h))\" role=\"img\" data-month=\"\(month)\" data-count=\"\(m.count)\">"
+                html +=
+                    "<rect class=\"m\" x=\"\(Self.n(x))\" y=\"\(Self.n(base - h))\" width=\"\(Self.n(max(monthWidth - gap, 0.6)))\" height=\"\(Self.n(h))\" role=\"img\" data-month=\"\(month)\" data-count=\"\(m.count)\">"
                 html += "<title>\(HTMLText.escape(row.name)), \(month): \(HTMLText.count(m.count, "event"))</title></rect>\n"
             }
             html += "</g>\n"
         }
-        html += "</svg>\n<figcaption>Events per month, \(firstLabel) to \(lastLabel); each row is labelled with its calendar and its number of events.</figcaption>\n</figure>\n"
+        html +=
+            "</svg>\n<figcaption>Events per month, \(firstLabel) to \(lastLabel); each row is labelled with its calendar and its number of events.</figcaption>\n</figure>\n"
         html += timelineText(rows)
         html += "</section>\n"
         return html
@@ -109,8 +133,10 @@ extension HTMLReport {
                 continue
             }
             let firstKey = first.year * 12 + first.month - 1, lastKey = last.year * 12 + last.month - 1
-            html += "\(HTMLText.count(row.events, "event")) from \(MonthlyCounts.label(year: first.year, month: first.month)) to \(MonthlyCounts.label(year: last.year, month: last.month)), "
-            html += "in \(HTMLText.number(months.count)) of \(HTMLText.count(lastKey - firstKey + 1, "month")); busiest \(MonthlyCounts.label(year: busiest.year, month: busiest.month)) (\(HTMLText.number(busiest.count)))"
+            html +=
+                "\(HTMLText.count(row.events, "event")) from \(MonthlyCounts.label(year: first.year, month: first.month)) to \(MonthlyCounts.label(year: last.year, month: last.month)), "
+            html +=
+                "in \(HTMLText.number(months.count)) of \(HTMLText.count(lastKey - firstKey + 1, "month")); busiest \(MonthlyCounts.label(year: busiest.year, month: busiest.month)) (\(HTMLText.number(busiest.count)))"
             // Stretches of empty months between months with events, longest first.
             var gaps: [(from: Int, to: Int)] = []
             var previous = firstKey
@@ -125,7 +151,8 @@ extension HTMLReport {
                     let from = Self.monthLabel(gap.from), to = Self.monthLabel(gap.to)
                     return gap.from == gap.to ? from : "\(from) to \(to) (\(gap.to - gap.from + 1) months)"
                 }
-                html += "; no events in \(words.joined(separator: ", "))\(gaps.count > longest.count ? " and \(HTMLText.count(gaps.count - longest.count, "shorter gap"))" : "")"
+                html +=
+                    "; no events in \(words.joined(separator: ", "))\(gaps.count > longest.count ? " and \(HTMLText.count(gaps.count - longest.count, "shorter gap"))" : "")"
             }
             html += ".</li>\n"
         }

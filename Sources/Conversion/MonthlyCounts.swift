@@ -49,8 +49,10 @@ public struct MonthlyCounts: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let raw = try decoder.singleValueContainer().decode([String: Int].self)
         for (label, count) in raw {
-            guard let dash = label.lastIndex(of: "-"), let year = Int(label[..<dash]), let month = Int(label[label.index(after: dash)...]) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "month '\(label)' is not YYYY-MM"))
+            guard let dash = label.lastIndex(of: "-"), let year = Int(label[..<dash]), let month = Int(label[label.index(after: dash)...])
+            else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "month '\(label)' is not YYYY-MM"))
             }
             add(year: year, month: month, count: count)
         }

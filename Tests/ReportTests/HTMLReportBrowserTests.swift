@@ -43,7 +43,8 @@ final class HTMLReportBrowserTests: XCTestCase {
         let htmlRun = try runner.calport(arguments + ["--report", "report.html"])
         XCTAssertEqual(jsonRun.status, 0, jsonRun.stderr)
         XCTAssertEqual(htmlRun.status, 0, htmlRun.stderr)
-        let json = try JSONDecoder().decode(ConversionReport.self, from: Data(contentsOf: workDirectory.appendingPathComponent("report.json")))
+        let json = try JSONDecoder().decode(
+            ConversionReport.self, from: Data(contentsOf: workDirectory.appendingPathComponent("report.json")))
         // The batch is what the issue asks for: warnings, losses, and every kind of merge decision.
         XCTAssertFalse(json.warnings.isEmpty)
         XCTAssertFalse(json.losses.isEmpty)
@@ -64,7 +65,8 @@ final class HTMLReportBrowserTests: XCTestCase {
         XCTAssertEqual(shown.figures["merge.conflicts"]?.number, merge.conflicts.count)
         // Both places of each conflict are on the page.
         for conflict in merge.conflicts {
-            XCTAssertTrue(shown.text.contains(conflict.kept) && shown.text.contains(conflict.dropped), "conflict \(conflict.uid) without its places")
+            XCTAssertTrue(
+                shown.text.contains(conflict.kept) && shown.text.contains(conflict.dropped), "conflict \(conflict.uid) without its places")
         }
     }
 
@@ -74,7 +76,8 @@ final class HTMLReportBrowserTests: XCTestCase {
     func testTheSampleReportInDocsRendersItsFiguresAndIsCurrent() throws {
         let browser = try HeadlessChromium.find()
         let docs = RoundTripCheck.repositoryRoot.appendingPathComponent("docs")
-        let sampleJSON = try JSONDecoder().decode(ConversionReport.self, from: Data(contentsOf: docs.appendingPathComponent("sample-report.json")))
+        let sampleJSON = try JSONDecoder().decode(
+            ConversionReport.self, from: Data(contentsOf: docs.appendingPathComponent("sample-report.json")))
         let sample = try browser.renderedPage(docs.appendingPathComponent("sample-report.html"))
         try browser.screenshot(of: docs.appendingPathComponent("sample-report.html"), name: "sample-report", height: 2600)
         Self.assertPage(sample, shows: sampleJSON)
@@ -83,13 +86,16 @@ final class HTMLReportBrowserTests: XCTestCase {
         let runner = CommandRunner(directory: RoundTripCheck.repositoryRoot)
         let html = workDirectory.appendingPathComponent("samples.html")
         let arguments = [
-            "convert", "samples/apple-personal.ics", "samples/google-family.ics", "samples/outlook-team-meetings.ics", "--merge", "-t", "csv-outlook",
+            "convert", "samples/apple-personal.ics", "samples/google-family.ics", "samples/outlook-team-meetings.ics", "--merge", "-t",
+            "csv-outlook",
             "-o", workDirectory.appendingPathComponent("samples.csv").path, "--no-progress", "--report", html.path,
         ]
         XCTAssertEqual(try runner.calport(arguments).status, 0)
         let fresh = try browser.renderedPage(html)
-        XCTAssertEqual(fresh.figures.filter { $0.key.hasPrefix("totals.") || $0.key.hasPrefix("merge.") }, sample.figures.filter { $0.key.hasPrefix("totals.") || $0.key.hasPrefix("merge.") },
-                       "docs/sample-report.html is out of date: `make sample-report`")
+        XCTAssertEqual(
+            fresh.figures.filter { $0.key.hasPrefix("totals.") || $0.key.hasPrefix("merge.") },
+            sample.figures.filter { $0.key.hasPrefix("totals.") || $0.key.hasPrefix("merge.") },
+            "docs/sample-report.html is out of date: `make sample-report`")
         XCTAssertEqual(fresh.marks.map(\.month), sample.marks.map(\.month))
     }
 
@@ -107,8 +113,12 @@ final class HTMLReportBrowserTests: XCTestCase {
         work.localWon = 1
         work.failed = 1
         work.skippedItems = [
-            .init(uid: "meeting-1@example.com", place: "work.ics:120", winner: "server", message: "changed on both sides; the server's copy is newer"),
-            .init(uid: "meeting-2@example.com", place: "work.ics:340", winner: "local", message: "changed on both sides; the local copy is newer"),
+            .init(
+                uid: "meeting-1@example.com", place: "work.ics:120", winner: "server",
+                message: "changed on both sides; the server's copy is newer"),
+            .init(
+                uid: "meeting-2@example.com", place: "work.ics:340", winner: "local",
+                message: "changed on both sides; the local copy is newer"),
         ]
         work.failures = [.init(uid: "huge@example.com", place: "work.ics:900", status: 413, message: "payload too large")]
         var home = ConversionReport.PushCalendar(title: "Home", collection: "/cal/alice/home/")
@@ -139,7 +149,8 @@ final class HTMLReportBrowserTests: XCTestCase {
     /// What every rendered report must show of its JSON twin: the totals, each calendar's
     /// counts and type, each loss's count, one timeline mark per month with events (with its
     /// month, calendar and count), and nothing that reaches outside the page.
-    static func assertPage(_ shown: HeadlessChromium.Page, shows json: ConversionReport, file: StaticString = #filePath, line: UInt = #line) {
+    static func assertPage(_ shown: HeadlessChromium.Page, shows json: ConversionReport, file: StaticString = #filePath, line: UInt = #line)
+    {
         let t = json.totals
         let expected: [String: Int] = [
             "totals.calendars": t.calendars, "totals.events": t.events, "totals.reminders": t.reminders, "totals.timeZones": t.timeZones,
@@ -173,11 +184,15 @@ final class HTMLReportBrowserTests: XCTestCase {
             XCTAssertEqual(marks.map(\.count), months.map(\.1), "timeline counts of \(i)", file: file, line: line)
             for mark in marks {
                 XCTAssertEqual(mark.calendar, c.title ?? "(untitled calendar)", file: file, line: line)
-                XCTAssertTrue(mark.title.contains(mark.month) && mark.title.contains(c.title ?? "(untitled calendar)"), mark.title, file: file, line: line)
+                XCTAssertTrue(
+                    mark.title.contains(mark.month) && mark.title.contains(c.title ?? "(untitled calendar)"), mark.title, file: file,
+                    line: line)
             }
         }
-        XCTAssertEqual(shown.losses.mapValues { $0["count"]?.number ?? -1 }, Dictionary(uniqueKeysWithValues: json.losses.map { ($0.field, $0.count) }),
-                       "losses", file: file, line: line)
+        XCTAssertEqual(
+            shown.losses.mapValues { $0["count"]?.number ?? -1 },
+            Dictionary(uniqueKeysWithValues: json.losses.map { ($0.field, $0.count) }),
+            "losses", file: file, line: line)
         XCTAssertEqual(shown.external, [], "references outside the page", file: file, line: line)
     }
 }

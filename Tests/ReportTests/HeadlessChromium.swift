@@ -40,11 +40,14 @@ struct HeadlessChromium {
 
     /// The browser, or a failure that says how to get it.
     static func find() throws -> HeadlessChromium {
-        for path in ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"] where FileManager.default.isExecutableFile(atPath: path) {
+        for path in ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+        where FileManager.default.isExecutableFile(atPath: path) {
             return HeadlessChromium(executable: path)
         }
         // A failure, not a skip: the report's tests are only worth something when they run.
-        throw NSError(domain: "HeadlessChromium", code: 1, userInfo: [NSLocalizedDescriptionKey: "no chromium: `make deps` installs Debian's chromium"])
+        throw NSError(
+            domain: "HeadlessChromium", code: 1,
+            userInfo: [NSLocalizedDescriptionKey: "no chromium: `make deps` installs Debian's chromium"])
     }
 
     /// Where screenshots are kept: `.build/report-artifacts/` in the repository.
@@ -84,7 +87,9 @@ struct HeadlessChromium {
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("calport-chromium-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: profile) }
         // --no-sandbox: tests may run as root, where Chromium's sandbox refuses to start.
-        let common = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions", "--user-data-dir=\(profile.path)"]
+        let common = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions", "--user-data-dir=\(profile.path)",
+        ]
         return try Self.run(executable, common + arguments, stdin: nil, timeout: 120)
     }
 
@@ -106,9 +111,11 @@ struct HeadlessChromium {
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw NSError(domain: "HeadlessChromium", code: Int(process.terminationStatus), userInfo: [
-                NSLocalizedDescriptionKey: "\(executable) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)"
-            ])
+            throw NSError(
+                domain: "HeadlessChromium", code: Int(process.terminationStatus),
+                userInfo: [
+                    NSLocalizedDescriptionKey: "\(executable) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)"
+                ])
         }
         return data
     }
