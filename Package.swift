@@ -54,6 +54,7 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "ConversionTests", dependencies: ["Conversion", "ICSFormat", "CalendarTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ReportTests", dependencies: ["Conversion", "CalendarModel", "CalendarTestSupport"], exclude: ["rendered_figures.py"]),
         .testTarget(
             name: "CalendarKindTests", dependencies: ["Conversion", "ICalendarData", "CalendarTestSupport"],
             exclude: ["Fixtures"]),
