@@ -81,10 +81,14 @@ final class FidelityRoundTripTests: XCTestCase {
         XCTAssertTrue(edges.contains("ATTENDEE;CN=\"John Smith \";ROLE=REQ-PARTICIPANT"), edges)
         _ = try convert("quoted-list-with-space-after-comma", output: "list.ics")
         let list = try String(contentsOf: workDirectory.appendingPathComponent("list.ics"), encoding: .utf8)
-        XCTAssertTrue(list.replacingOccurrences(of: "\r\n ", with: "").contains("DELEGATED-TO=\"mailto:a@example.com\",\"mailto:b@example.com\":mailto:boss@example.com"), list)
+        XCTAssertTrue(
+            list.replacingOccurrences(of: "\r\n ", with: "").contains(
+                "DELEGATED-TO=\"mailto:a@example.com\",\"mailto:b@example.com\":mailto:boss@example.com"), list)
         _ = try convert("space-after-closing-quote", output: "quote.ics")
         let quote = try String(contentsOf: workDirectory.appendingPathComponent("quote.ics"), encoding: .utf8)
-        XCTAssertTrue(quote.replacingOccurrences(of: "\r\n ", with: "").contains("ATTENDEE;CN=\"Doe, John\";ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED:mailto:john@example.com"), quote)
+        XCTAssertTrue(
+            quote.replacingOccurrences(of: "\r\n ", with: "").contains(
+                "ATTENDEE;CN=\"Doe, John\";ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED:mailto:john@example.com"), quote)
         for name in ["quoted-list-with-space-after-comma", "space-after-closing-quote"] {
             let strict = try convert(name, ["--strict"], output: "strict.ics")
             XCTAssertEqual(strict.status, 65, strict.stderr)
@@ -105,8 +109,10 @@ final class FidelityRoundTripTests: XCTestCase {
             }
         }
         let text = try String(contentsOf: workDirectory.appendingPathComponent("x-wr-timezone-series.new-york.ics"), encoding: .utf8)
-        for line in ["DTSTART;TZID=America/New_York:20260310T040000", "EXDATE;TZID=America/New_York:20260317T040000",
-            "RDATE;TZID=America/New_York:20260402T030000", "RECURRENCE-ID;TZID=America/New_York:20260331T030000"] {
+        for line in [
+            "DTSTART;TZID=America/New_York:20260310T040000", "EXDATE;TZID=America/New_York:20260317T040000",
+            "RDATE;TZID=America/New_York:20260402T030000", "RECURRENCE-ID;TZID=America/New_York:20260331T030000",
+        ] {
             XCTAssertTrue(text.contains(line + "\r\n"), "\(line) in\n\(text)")
         }
     }

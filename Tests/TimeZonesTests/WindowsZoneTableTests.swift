@@ -15,7 +15,9 @@ final class WindowsZoneTableTests: XCTestCase {
     /// Every territory-001 Windows name of current CLDR (tzlocal's snapshot, read by python),
     /// resolved by calport, names the instant python's zoneinfo gives CLDR's zone.
     func testEveryCLDRWindowsNameGivesTheRightInstantsIn2026() throws {
-        let rows = try PythonOracle.run("windows_zone_instants.py").split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        let rows = try PythonOracle.run("windows_zone_instants.py").split(separator: "\n").map {
+            $0.split(separator: "\t").map(String.init)
+        }
         XCTAssertGreaterThanOrEqual(rows.count, 142)
         for row in rows {
             let (windows, cldrZone) = (row[0], row[1])
@@ -43,13 +45,16 @@ final class WindowsZoneTableTests: XCTestCase {
             XCTAssertEqual(resolver.windowsID(for: zone), windows)
         }
         // ICU's own table is the old one: the fallback, not the answer.
-        XCTAssertEqual(WindowsZoneMapping.icu.first { $0.windowsID == "Central Asia Standard Time" && $0.region == "001" }?.zones, ["Asia/Almaty"])
+        XCTAssertEqual(
+            WindowsZoneMapping.icu.first { $0.windowsID == "Central Asia Standard Time" && $0.region == "001" }?.zones, ["Asia/Almaty"])
     }
 
     /// IANA → Windows, as EWS and Graph writers ask: every zone CLDR lists (and the aliases
     /// tzlocal adds) gives CLDR's Windows name.
     func testEveryZoneCLDRListsGivesItsWindowsName() throws {
-        let rows = try PythonOracle.run("windows_zone_instants.py", ["--zones"]).split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        let rows = try PythonOracle.run("windows_zone_instants.py", ["--zones"]).split(separator: "\n").map {
+            $0.split(separator: "\t").map(String.init)
+        }
         XCTAssertGreaterThan(rows.count, 400)
         var checked = 0
         // tzlocal maps the old POSIX-style names (CET, EET, MET, WET) through the links today's

@@ -102,7 +102,9 @@ extension ContentLine {
                     i += 1
                     // `CN="Doe, Jane" ;ROLE=…`: spaces between a closing quote and what follows it.
                     if i < n, b[i] == space {
-                        i = try skipStraySpaces(b, from: i, before: [semicolon, colon, comma], in: "\(name);\(parameterName)", line: line, options: options, log: log)
+                        i = try skipStraySpaces(
+                            b, from: i, before: [semicolon, colon, comma], in: "\(name);\(parameterName)", line: line, options: options,
+                            log: log)
                     }
                 } else {
                     let start = i
@@ -119,7 +121,8 @@ extension ContentLine {
                     i += 1
                     // `DELEGATED-TO="mailto:a@…", "mailto:b@…"`: spaces before the next quoted value.
                     if i < n, b[i] == space {
-                        i = try skipStraySpaces(b, from: i, before: [quote], in: "\(name);\(parameterName)", line: line, options: options, log: log)
+                        i = try skipStraySpaces(
+                            b, from: i, before: [quote], in: "\(name);\(parameterName)", line: line, options: options, log: log)
                     }
                     continue
                 }
