@@ -152,8 +152,9 @@ struct ICSContentLines: ICalendarEmitter {
                 if c == 0x5E || (1 << c) & encodeMask != 0 { return false }
                 if (1 << c) & quoteMask != 0 { quote = true }
             }
-            // A space at either end is part of the value only inside quotes (readers trim it).
-            if let first = b.first, let last = b.last, first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 { quote = true }
+            // A space (or tab) at either end is part of the value only inside quotes (readers trim
+            // it); two compares, since this runs for every parameter written.
+            if !b.isEmpty, b[0] <= 0x20 || b[b.count - 1] <= 0x20 { quote = true }
             if quote { out.append(UInt8(ascii: "\"")) }
             out.append(b)
             if quote { out.append(UInt8(ascii: "\"")) }
