@@ -3,6 +3,7 @@ SWIFT ?= swift
 # chromium: the headless browser the HTML report's tests render pages in (Tests/ReportTests).
 APT_PACKAGES := libicu-dev libxml2-dev libjemalloc-dev pkg-config chromium
 PIP_PACKAGES := jsonschema python-dateutil
+TZLOCAL_VERSION := 5.4.5
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build demo test lint format bench bench-deps clean sample-report
@@ -15,6 +16,10 @@ deps:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 	@python3 -c "import jsonschema, dateutil" 2>/dev/null || python3 -m pip install -q $(PIP_PACKAGES)
+	@# Oracles of the Windows zone table (tzlocal's CLDR snapshot, pinned: the table is generated
+	@# from it) and of X-WR-TIMEZONE round trips (python icalendar and x-wr-timezone).
+	@python3 -c "import importlib.metadata as m, icalendar, x_wr_timezone; assert m.version('tzlocal') == '$(TZLOCAL_VERSION)'" \
+		2>/dev/null || python3 -m pip install -q icalendar x-wr-timezone tzlocal==$(TZLOCAL_VERSION)
 	@# Radicale: the real CalDAV server the CalDAV tests start on 127.0.0.1 (RadicaleRoundTripTests).
 	@python3 -c "import radicale" 2>/dev/null || python3 -m pip install -q radicale
 
