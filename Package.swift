@@ -32,6 +32,9 @@ let package = Package(
         .target(name: "ExchangeData", dependencies: ["CalendarModel", "TimeZones", "Recurrence"]),
         .target(name: "ICSFormat", dependencies: ["CalendarModel", "ICalendarData"], path: "Sources/Formats/ICS"),
         .target(
+            name: "EWSFormat", dependencies: ["CalendarModel", "ExchangeData", "TimeZones", "Recurrence", "XMLSupport"],
+            path: "Sources/Formats/EWS"),
+        .target(
             name: "Conversion",
             dependencies: [
                 "CalendarModel", "ICalendarData", "ICSFormat", "JSONFormat", "TimeZones", "Recurrence", "CSVFormat", "XCalFormat",
@@ -101,6 +104,10 @@ let package = Package(
             name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel", "ICSFormat", "Conversion", "CalendarTestSupport"],
             resources: [.copy("Fixtures")]),
         .target(name: "Recurrence", dependencies: ["CalendarModel", "TimeZones"]),
+        .testTarget(
+            name: "EWSFormatTests",
+            dependencies: ["EWSFormat", "ExchangeData", "ICSFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "Recurrence", "TimeZones"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "CalendarModel", "Conversion"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],
