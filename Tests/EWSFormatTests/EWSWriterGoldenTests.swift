@@ -42,7 +42,11 @@ final class EWSWriterGoldenTests: XCTestCase {
             let lost = log.diagnostics.compactMap(\.lostField)
             if regenerate {
                 try Data(output).write(to: expectedURL)
-                try (lost.joined(separator: "\n") + (lost.isEmpty ? "" : "\n")).write(to: lossesURL, atomically: true, encoding: .utf8)
+                if lost.isEmpty {
+                    try? FileManager.default.removeItem(at: lossesURL)
+                } else {
+                    try (lost.joined(separator: "\n") + "\n").write(to: lossesURL, atomically: true, encoding: .utf8)
+                }
                 continue
             }
             let expected = try String(contentsOf: expectedURL, encoding: .utf8)
