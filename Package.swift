@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(
             name: "EWSFormatTests",
             dependencies: ["EWSFormat", "ExchangeData", "ICSFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "Recurrence", "TimeZones"],
-            exclude: ["Fixtures"]),
+            exclude: ["Fixtures", "Oracle"]),
         .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "CalendarModel", "Conversion"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],
