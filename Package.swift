@@ -8,7 +8,7 @@ let package = Package(
             name: "CalPort",
             targets: [
                 "CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "TimeZones", "Recurrence",
-                "CSVFormat", "XMLSupport", "XCalFormat", "CalDAVFormat", "JCalCoding", "JCalFormat", "JSCalendarFormat", "ExchangeData",
+                "CSVFormat", "XMLSupport", "XCalFormat", "CalDAVFormat", "JCalCoding", "JCalFormat", "JSCalendarFormat", "ExchangeData", "EWSFormat",
             ]),
         .executable(name: "calport", targets: ["calport"]),
     ],
@@ -42,7 +42,7 @@ let package = Package(
             ]),
         .executableTarget(
             name: "calport",
-            dependencies: ["Conversion", "TimeZones", "Recurrence", "CSVFormat", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Conversion", "TimeZones", "Recurrence", "CSVFormat", "EWSFormat", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             // jemalloc (Debian's libjemalloc-dev) replaces glibc's malloc in the tool: a
             // conversion allocates and frees millions of small strings and arrays, and items are
             // freed on another thread than the one that parsed them (BENCHMARKS.md: ~15% less CPU).

@@ -80,6 +80,10 @@ extension ExchangeRecurrence {
         let rangeStart = CalendarDateTime(date: range.startDate, time: start.time, reference: start.reference)
         var rule = recurrenceRule(start: rangeStart, clock: clock)
         if case .count = rule.end { rule.end = nil }
+        // A yearly pattern's interval counts years from its first occurrence ([MS-OXOCAL] keeps
+        // yearly patterns as monthly ones with a period of 12·n months from the start's month),
+        // so the first is the next matching day whatever the interval.
+        if pattern.kind == .absoluteYearly || pattern.kind == .relativeYearly { rule.interval = 1 }
         guard var iterator = try? RecurrenceRuleIterator(rule: rule, start: rangeStart, startAlwaysOccurs: false, clock: clock)
         else { return nil }
         return iterator.next()
@@ -92,8 +96,8 @@ extension ExchangeRecurrence {
         let shortest = month.map { $0 == 2 ? 28 : CalendarDate.daysInMonth(year: 2001, month: $0) } ?? 28
         let longest = month.map { CalendarDate.daysInMonth(year: 2000, month: $0) } ?? 31
         let day = min(max(day, 1), 31)
-        if day <= shortest {
-            rule.daysOfTheMonth = [day]
+        if day <= shortest || shortest == longest {
+            rule.daysOfTheMonth = [min(day, longest)]
         } else if day >= longest {
             rule.daysOfTheMonth = [-1]
         } else {
@@ -313,7 +317,8 @@ extension ExchangeRecurrence {
             if pattern.kind == .relativeMonthly || pattern.kind == .relativeYearly {
                 let days = Self.collapsedDays(Self.distinctWeekdays(pattern.daysOfWeek))
                 if days.count > 1 {
-                    return "the n-th day of several weekdays (\(days.map { "\($0)" }.joined(separator: ", "))): EWS takes one day or day set"
+                    return
+                        "the n-th day of several weekdays (\(days.map { "\($0)" }.joined(separator: ", "))): EWS takes one day or day set"
                 }
             }
             if pattern.kind == .absoluteYearly || pattern.kind == .relativeYearly, pattern.interval != 1 {
