@@ -1,10 +1,11 @@
 # calport — two commands on a fresh machine: `make demo` and `make test` (both run `make deps`).
 SWIFT ?= swift
-APT_PACKAGES := libicu-dev libxml2-dev libjemalloc-dev pkg-config
+# chromium: the headless browser the HTML report's tests render pages in (Tests/ReportTests).
+APT_PACKAGES := libicu-dev libxml2-dev libjemalloc-dev pkg-config chromium
 PIP_PACKAGES := jsonschema python-dateutil exchangelib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo test lint format bench bench-deps clean
+.PHONY: deps build demo test lint format bench bench-deps clean sample-report
 
 # Installs the C libraries, the Python test oracles and Radicale when missing; does nothing when present.
 deps:
@@ -26,6 +27,14 @@ demo: build
 	@$(SWIFT) run -q calport inspect samples/google-family.ics
 	@echo "== calport convert samples/google-family.ics -t json"
 	@$(SWIFT) run -q calport convert samples/google-family.ics -t json
+
+# The sample HTML report in docs/ (README, "The HTML report"): samples/ merged into Outlook's CSV.
+SAMPLE_REPORT_RUN := convert samples/apple-personal.ics samples/google-family.ics samples/outlook-team-meetings.ics \
+	--merge -t csv-outlook -o .build/sample-report/samples.csv --no-progress
+sample-report: build
+	@mkdir -p .build/sample-report
+	$(SWIFT) run -q calport $(SAMPLE_REPORT_RUN) --report docs/sample-report.html
+	$(SWIFT) run -q calport $(SAMPLE_REPORT_RUN) --report docs/sample-report.json
 
 test: deps
 	$(SWIFT) build --build-tests

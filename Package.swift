@@ -57,6 +57,7 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "ConversionTests", dependencies: ["Conversion", "ICSFormat", "CalendarTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ReportTests", dependencies: ["Conversion", "CalendarModel", "CalendarTestSupport"], exclude: ["rendered_figures.py"]),
         .testTarget(
             name: "CalendarKindTests", dependencies: ["Conversion", "ICalendarData", "CalendarTestSupport"],
             exclude: ["Fixtures"]),
@@ -104,6 +105,7 @@ let package = Package(
             name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel", "ICSFormat", "Conversion", "CalendarTestSupport"],
             resources: [.copy("Fixtures")]),
         .target(name: "Recurrence", dependencies: ["CalendarModel", "TimeZones"]),
+        .testTarget(name: "ExchangeDataTests", dependencies: ["ExchangeData", "CalendarModel", "Recurrence"], exclude: ["Fixtures"]),
         .testTarget(
             name: "EWSFormatTests",
             dependencies: ["EWSFormat", "ExchangeData", "ICSFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "Recurrence", "TimeZones"],
