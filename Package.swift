@@ -101,6 +101,7 @@ let package = Package(
             name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel", "ICSFormat", "Conversion", "CalendarTestSupport"],
             resources: [.copy("Fixtures")]),
         .target(name: "Recurrence", dependencies: ["CalendarModel", "TimeZones"]),
+        .testTarget(name: "ExchangeDataTests", dependencies: ["ExchangeData", "CalendarModel", "Recurrence"], exclude: ["Fixtures"]),
         .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "CalendarModel", "Conversion"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],
