@@ -87,6 +87,7 @@ def main():
     libical = build_libical(args.data)
     formats = subprocess.run([args.calport, "formats"], check=True, capture_output=True, text=True).stdout
     has_jcal = any(line.split("\t")[0] == "jcal" for line in formats.splitlines())
+    has_graph = any(line.split("\t")[0] == "graph" for line in formats.splitlines())
     out = lambda name: os.path.join(args.data, name)
 
     print(f"machine: {platform.node()} {platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}; "
@@ -121,6 +122,14 @@ def main():
         if has_jcal:
             cp_jcal = measure("calport ICS -> jcal", [args.calport, "convert", path, "-o", out("calport.jcal"), "-t", "jcal", "--no-progress"],
                               args.runs)
+        if has_graph:
+            # Graph both ways: ICS -> Graph, then that Graph file -> ICS (within 3x ICS -> ICS, flat memory).
+            cp_graph = measure("calport ICS -> graph", [args.calport, "convert", path, "-o", out("calport.graph.json"), "-t", "graph",
+                                                       "--no-progress"], args.runs)
+            cp_from_graph = measure("calport graph -> ICS", [args.calport, "convert", out("calport.graph.json"), "-f", "graph", "-o",
+                                                            out("calport.from-graph.ics"), "--no-progress"], args.runs)
+            print(f"  calport ICS->graph = {cp_graph['seconds'] / cp_ics['seconds']:.2f}x the time of ICS->ICS,"
+                  + f" graph->ICS = {cp_from_graph['seconds'] / cp_ics['seconds']:.2f}x")
         li = measure("libical parse+serialize ICS -> ICS", li_cmd, args.runs, li_result)
         round_ratios = sorted(l / c for l, c in zip(li_result[2], cp_result[2]))
         py_ics = py_json = None

@@ -1,5 +1,6 @@
 import CalendarModel
 import ExchangeData
+import JCalCoding
 import JSONCoding
 
 /// One Graph event as read, with what the reader needs to group a series: Graph's item type,
@@ -26,4 +27,6 @@ struct GraphEvent {
     var cancelledDays: [CalendarDate] = []
     /// Whether the source gave the series UID itself (beta `uid`) rather than `iCalUId`.
     var hasSeriesUID = false
+    /// What calport's Graph writer kept of the source's iCalendar (its extended property).
+    var remainder: ICalendarRemainder?
 }

@@ -190,14 +190,19 @@ struct GraphEventDecoder {
         }
         event.item = item
         result.event = event
-        if let remainder = try remainder(o, path) {
-            // The source's own iCalendar, where Graph's members could not say it.
-            guard case .event(let kept) = mapper.entry(from: remainder.applied(to: mapper.component(from: .event(event)))) else {
-                throw fail(path, "calport's kept iCalendar data does not describe an event")
-            }
-            result.event = kept
-        }
+        // Applied once the series is put together (`kept`), since the source's RRULE or
+        // RECURRENCE-ID it may hold come after what Graph's members say.
+        result.remainder = try remainder(o, path)
         return result
+    }
+
+    /// `event` with the source's own iCalendar restored where Graph's members could not say it.
+    func kept(_ event: Event, _ remainder: ICalendarRemainder?) throws -> Event {
+        guard let remainder else { return event }
+        guard case .event(let kept) = mapper.entry(from: remainder.applied(to: mapper.component(from: .event(event)))) else {
+            throw fail("", "calport's kept iCalendar data does not describe an event")
+        }
+        return kept
     }
 
     /// A `dateTimeTimeZone` member: an all-day event's date, or a wall time in `zone` (the

@@ -124,7 +124,7 @@ public struct GraphReader: CalendarReader {
             let value = try parser.readValue()
             try collectionMember(key, value, line: line, path: pages > 1 ? "/page \(page)" : "")
         case .finished:
-            try grouper.finish(log: log, file: options.sourceName, into: &pending)
+            try grouper.finish(decoder: decoder(parser.line), into: &pending)
             pending.append(.endCalendar(trailingProperties: []))
             state = .done
         case .done:

@@ -33,12 +33,12 @@ struct GraphSeriesGrouper {
     mutating func add(_ e: GraphEvent, line: Int, decoder: GraphEventDecoder, into out: inout [CalendarStreamElement]) throws {
         switch e.kind {
         case .singleInstance:
-            out.append(.entry(.event(e.event), line: line))
+            out.append(.entry(.event(try decoder.kept(e.event, e.remainder)), line: line))
         case .seriesMaster:
             try addMaster(e, line: line, decoder: decoder, into: &out)
         case .occurrence, .exception:
             guard let masterID = e.seriesMasterID else {
-                out.append(.entry(.event(e.event), line: line))
+                out.append(.entry(.event(try decoder.kept(e.event, e.remainder)), line: line))
                 return
             }
             if masters[masterID] != nil {
@@ -49,7 +49,7 @@ struct GraphSeriesGrouper {
             waiting[masterID, default: []].append((e, line))
             waitingCount += 1
             while waitingCount > waitingLimit, let oldest = waitingOrder.first {
-                release(oldest, log: decoder.log, file: decoder.file, reason: "not read within \(waitingLimit) items", into: &out)
+                try release(oldest, decoder: decoder, reason: "not read within \(waitingLimit) items", into: &out)
             }
         }
     }
@@ -89,7 +89,7 @@ struct GraphSeriesGrouper {
     }
 
     private mutating func addMaster(_ e: GraphEvent, line: Int, decoder: GraphEventDecoder, into out: inout [CalendarStreamElement]) throws {
-        let event = Self.master(e)
+        let event = try decoder.kept(Self.master(e), e.remainder)
         out.append(.entry(.event(event), line: line))
         let id = e.id ?? ""
         masters[id] = Master(uid: event.uid, start: event.start)
@@ -123,7 +123,7 @@ struct GraphSeriesGrouper {
         guard !master.overrides.contains(key) else { return }
         master.overrides.insert(key)
         masters[masterID] = master
-        out.append(.entry(.event(event), line: line))
+        out.append(.entry(.event(try decoder.kept(event, e.remainder)), line: line))
     }
 
     /// The occurrence's original start in the form of the series' start (RFC 5545 §3.8.4.4:
@@ -147,25 +147,25 @@ struct GraphSeriesGrouper {
     }
 
     /// Writes a series still without its master as events of their own.
-    private mutating func release(_ masterID: String, log: DiagnosticLog, file: String, reason: String, into out: inout [CalendarStreamElement]) {
+    private mutating func release(_ masterID: String, decoder: GraphEventDecoder, reason: String, into out: inout [CalendarStreamElement]) throws {
         guard let held = waiting.removeValue(forKey: masterID) else { return }
         waitingOrder.removeAll { $0 == masterID }
         waitingCount -= held.count
-        log.warning(
-            file: file, line: held.first?.line, location: "seriesMasterId \(masterID)",
+        decoder.log.warning(
+            file: decoder.file, line: held.first?.line, location: "seriesMasterId \(masterID)",
             "series master \(reason): its \(held.count) occurrence(s) and exception(s) are written as events of their own")
         for (e, line) in held {
             var event = e.event
             // With beta's series `uid` every instance shares one UID: tell them apart as instances.
             if e.hasSeriesUID, let original = e.originalStart { event.recurrenceID = original }
-            out.append(.entry(.event(event), line: line))
+            out.append(.entry(.event(try decoder.kept(event, e.remainder)), line: line))
         }
     }
 
     /// At the end of the input: series whose master never came.
-    mutating func finish(log: DiagnosticLog, file: String, into out: inout [CalendarStreamElement]) throws {
+    mutating func finish(decoder: GraphEventDecoder, into out: inout [CalendarStreamElement]) throws {
         for id in waitingOrder {
-            release(id, log: log, file: file, reason: "is not in the input", into: &out)
+            try release(id, decoder: decoder, reason: "is not in the input", into: &out)
         }
     }
 }
