@@ -2,7 +2,7 @@
 SWIFT ?= swift
 # chromium: the headless browser the HTML report's tests render pages in (Tests/ReportTests).
 APT_PACKAGES := libicu-dev libxml2-dev libjemalloc-dev pkg-config chromium
-PIP_PACKAGES := jsonschema python-dateutil exchangelib
+PIP_PACKAGES := jsonschema python-dateutil exchangelib msgraph-sdk
 TZLOCAL_VERSION := 5.4.5
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -15,7 +15,7 @@ deps:
 		echo "installing$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
-	@python3 -c "import jsonschema, dateutil, exchangelib" 2>/dev/null || python3 -m pip install -q $(PIP_PACKAGES)
+	@python3 -c "import jsonschema, dateutil, exchangelib, msgraph" 2>/dev/null || python3 -m pip install -q $(PIP_PACKAGES)
 	@# Oracles of the Windows zone table (tzlocal's CLDR snapshot, pinned: the table is generated
 	@# from it) and of X-WR-TIMEZONE round trips (python icalendar and x-wr-timezone).
 	@python3 -c "import importlib.metadata as m, icalendar, x_wr_timezone; assert m.version('tzlocal') == '$(TZLOCAL_VERSION)'" \

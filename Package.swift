@@ -9,6 +9,7 @@ let package = Package(
             targets: [
                 "CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "TimeZones", "Recurrence",
                 "CSVFormat", "XMLSupport", "XCalFormat", "CalDAVFormat", "JCalCoding", "JCalFormat", "JSCalendarFormat", "ExchangeData", "EWSFormat",
+                "GraphFormat",
             ]),
         .executable(name: "calport", targets: ["calport"]),
     ],
@@ -38,7 +39,7 @@ let package = Package(
             name: "Conversion",
             dependencies: [
                 "CalendarModel", "ICalendarData", "ICSFormat", "JSONFormat", "TimeZones", "Recurrence", "CSVFormat", "XCalFormat",
-                "CalDAVFormat", "JCalFormat", "JSCalendarFormat",
+                "CalDAVFormat", "JCalFormat", "JSCalendarFormat", "GraphFormat",
             ]),
         .executableTarget(
             name: "calport",
@@ -71,6 +72,14 @@ let package = Package(
         .target(
             name: "JSCalendarFormat", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding", "JCalCoding", "TimeZones"],
             path: "Sources/Formats/JSCalendar"),
+        .target(
+            name: "GraphFormat",
+            dependencies: ["CalendarModel", "ICalendarData", "ExchangeData", "JSONCoding", "JCalCoding", "TimeZones", "Recurrence"],
+            path: "Sources/Formats/Graph"),
+        .testTarget(
+            name: "GraphFormatTests",
+            dependencies: ["GraphFormat", "ExchangeData", "JSONCoding", "CalendarModel", "CalendarTestSupport", "Conversion", "ICSFormat", "Recurrence"],
+            resources: [.copy("Fixtures")]),
         .target(name: "XMLSupport", dependencies: ["CLibXML2"]),
         .testTarget(name: "XMLSupportTests", dependencies: ["XMLSupport"], exclude: ["Fixtures"]),
         .target(

@@ -90,6 +90,7 @@ def main():
     format_ids = {line.split("\t")[0] for line in formats.splitlines()}
     has_jcal = "jcal" in format_ids
     has_ews = "ews" in format_ids
+    has_graph = "graph" in format_ids
     out = lambda name: os.path.join(args.data, name)
 
     print(f"machine: {platform.node()} {platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}; "
@@ -136,6 +137,14 @@ def main():
                                                           out("from-ews.ics"), "--no-progress"], args.runs)
             print(f"  calport ICS->EWS = {cp_ews['seconds'] / cp_ics['seconds']:.2f}x the time of ICS->ICS"
                   + (f", EWS->ICS = {ews_ics['seconds'] / cp_ics['seconds']:.2f}x" if ews_ics else ", EWS->ICS: this build cannot read EWS"))
+        if has_graph:
+            # Graph both ways: ICS -> Graph, then that Graph file -> ICS (within 3x ICS -> ICS, flat memory).
+            cp_graph = measure("calport ICS -> graph", [args.calport, "convert", path, "-o", out("calport.graph.json"), "-t", "graph",
+                                                       "--no-progress"], args.runs)
+            cp_from_graph = measure("calport graph -> ICS", [args.calport, "convert", out("calport.graph.json"), "-f", "graph", "-o",
+                                                            out("calport.from-graph.ics"), "--no-progress"], args.runs)
+            print(f"  calport ICS->graph = {cp_graph['seconds'] / cp_ics['seconds']:.2f}x the time of ICS->ICS,"
+                  + f" graph->ICS = {cp_from_graph['seconds'] / cp_ics['seconds']:.2f}x")
         li = measure("libical parse+serialize ICS -> ICS", li_cmd, args.runs, li_result)
         round_ratios = sorted(l / c for l, c in zip(li_result[2], cp_result[2]))
         py_ics = py_json = None

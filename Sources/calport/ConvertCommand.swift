@@ -56,6 +56,7 @@ struct ConvertCommand: ParsableCommand {
     @OptionGroup(title: "CSV") var csv: CSVOptions
 
     @OptionGroup(title: "EWS") var ews: EWSOptions
+    @OptionGroup(title: "Microsoft Graph") var graph: GraphOptions
 
     func validate() throws {
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input can be read only once") }
@@ -97,7 +98,7 @@ struct ConvertCommand: ParsableCommand {
         do {
             var request = ConversionRequest(
                 inputs: inputs, output: output, inputFormat: from, outputFormat: to ?? (layout == .vdir ? "ics" : nil),
-                strict: common.strict, formatSettings: csv.formatSettings.merging(ews.formatSettings) { csv, _ in csv }, outputLayout: layout, merge: merge, dryRun: dryRun,
+                strict: common.strict, formatSettings: csv.formatSettings.merging(ews.formatSettings) { csv, _ in csv }.merging(graph.formatSettings) { a, _ in a }, outputLayout: layout, merge: merge, dryRun: dryRun,
                 jobs: jobs ?? ConversionRequest.defaultJobs, reportPath: report, showsProgress: !noProgress && !common.quiet,
                 timeZones: timeZones.options,
                 vocabularyOverrides: try vocabulary.mapFile.map { try VocabularyMapFile.load(path: $0) } ?? .none,

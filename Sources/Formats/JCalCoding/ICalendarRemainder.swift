@@ -2,23 +2,26 @@ import CalendarModel
 import JCalCoding
 import JSONCoding
 
-/// What a JSCalendar object cannot say about its iCalendar source, kept in the vendor member
-/// `calport:iCalendar` so that ICS → JSCalendar → ICS loses nothing (RFC 8984 §3.3 allows
-/// vendor members). It is found by comparison, not by rule: the writer decodes the JSCalendar
-/// it wrote, maps it back to iCalendar, and for every property (and sub-component) name whose
-/// instances differ from the source, keeps the source's instances here. Reading replaces the
-/// instances made from JSCalendar fields with these.
+/// What a JSON format cannot say about an item's iCalendar source, kept beside the item so that
+/// ICS → that format → ICS loses nothing: JSCalendar's vendor member `calport:iCalendar` (RFC 8984
+/// §3.3 allows vendor members), Graph's extended property. It is found by comparison, not by
+/// rule: the writer decodes what it wrote, maps it back to iCalendar, and for every property
+/// (and sub-component) name whose instances differ from the source, keeps the source's
+/// instances here. Reading replaces the instances made from the format's fields with these.
 ///
 /// In JSON: `{"replaces": ["duration"], "properties": [jCal…], "components": [jCal…]}`, where
 /// `replaces` names what the source did not have at all.
-struct ICalendarRemainder: Equatable {
+public struct ICalendarRemainder: Equatable {
     /// Upper-case names whose instances made from JSCalendar fields are dropped though the
     /// source had none; `*` drops everything made from fields (the writer's last resort).
-    var replaces: [String] = []
-    var properties: [Property] = []
-    var components: [Component] = []
+    public var replaces: [String] = []
+    /// The source's instances of the names that differ.
+    public var properties: [Property] = []
+    /// The source's sub-components of the names that differ.
+    public var components: [Component] = []
 
-    var isEmpty: Bool { replaces.isEmpty && properties.isEmpty && components.isEmpty }
+    /// Whether nothing differs.
+    public var isEmpty: Bool { replaces.isEmpty && properties.isEmpty && components.isEmpty }
 
     /// Names in order of first appearance.
     private static func names<T>(_ items: [T], _ name: (T) -> String) -> [String] {
@@ -27,7 +30,7 @@ struct ICalendarRemainder: Equatable {
     }
 
     /// The remainder that turns `reconstructed` back into `original`.
-    static func between(original: [Property], reconstructed: [Property]) -> ICalendarRemainder {
+    public static func between(original: [Property], reconstructed: [Property]) -> ICalendarRemainder {
         var r = ICalendarRemainder()
         for name in names(original + reconstructed, \.name) {
             let o = original.filter { $0.name == name }
@@ -39,7 +42,7 @@ struct ICalendarRemainder: Equatable {
     }
 
     /// The remainder between two components' properties and sub-components.
-    static func between(original: Component, reconstructed: Component) -> ICalendarRemainder {
+    public static func between(original: Component, reconstructed: Component) -> ICalendarRemainder {
         var r = between(original: original.properties, reconstructed: reconstructed.properties)
         for name in names(original.components + reconstructed.components, \.name) {
             let o = original.components.filter { $0.name == name }
@@ -51,14 +54,14 @@ struct ICalendarRemainder: Equatable {
     }
 
     /// `properties` with this remainder applied.
-    func applied(to properties: [Property]) -> [Property] {
+    public func applied(to properties: [Property]) -> [Property] {
         if replaces.contains("*") { return self.properties }
         let dropped = Set(replaces).union(self.properties.map(\.name))
         return properties.filter { !dropped.contains($0.name) } + self.properties
     }
 
     /// `component` with this remainder applied.
-    func applied(to component: Component) -> Component {
+    public func applied(to component: Component) -> Component {
         var c = component
         c.properties = applied(to: c.properties)
         if replaces.contains("*") {
@@ -71,7 +74,7 @@ struct ICalendarRemainder: Equatable {
     }
 
     /// Reads the vendor member's value.
-    init(json: JSONValue, decoder: JCalValueDecoder, path: String) throws {
+    public init(json: JSONValue, decoder: JCalValueDecoder, path: String) throws {
         guard let o = json.objectValue else { throw decoder.fail(path, "calport:iCalendar must be an object") }
         replaces = try (o["replaces"]?.arrayValue ?? []).map { v in
             guard let s = v.stringValue else { throw decoder.fail("\(path)/replaces", "names must be strings") }
@@ -81,12 +84,13 @@ struct ICalendarRemainder: Equatable {
         components = try (o["components"]?.arrayValue ?? []).enumerated().map { try decoder.component($1, "\(path)/components/\($0)") }
     }
 
-    init() {}
+    /// An empty remainder.
+    public init() {}
 }
 
 extension JSONOutput {
     /// Writes a remainder as the value of `calport:iCalendar`.
-    mutating func remainder(_ r: ICalendarRemainder) {
+    public mutating func remainder(_ r: ICalendarRemainder) {
         beginObject()
         if !r.replaces.isEmpty {
             key("replaces")

@@ -1,0 +1,224 @@
+import CalendarModel
+import ExchangeData
+import JSONCoding
+
+/// Turns an event into the body of `POST /me/events`: writable members only (no `id`,
+/// `changeKey`, `iCalUId`, `webLink`, `onlineMeeting`), times as wall times in the event's own
+/// zone named the Windows way when it has a Windows name. What cannot be said is returned as
+/// losses; what can be kept in calport's extended property is the writer's business.
+struct GraphEventEncoder {
+    let vocabulary: ParticipantVocabulary
+
+    /// A field Graph cannot hold, for the writer to report.
+    struct Loss {
+        var field: String
+        var message: String
+    }
+
+    private func zoneName(_ v: CalendarDateTime) -> String? {
+        switch v.reference {
+        case .zone(let z): GraphDateTimes.windowsName(z)
+        case .utc: "UTC"
+        case .floating: nil
+        }
+    }
+
+    /// `{"dateTime", "timeZone"}`; a floating time is written as UTC (Graph has none).
+    private func dateTimeTimeZone(_ v: CalendarDateTime, losses: inout [Loss], field: String) -> JSONValue {
+        var o = JSONObject()
+        o.append("dateTime", GraphDateTimes.text(v))
+        if v.isDateOnly {
+            o.append("timeZone", "UTC")
+        } else if let zone = zoneName(v) {
+            o.append("timeZone", zone)
+        } else {
+            losses.append(Loss(field: field, message: "\(field) is a floating time; Graph has none, written as UTC"))
+            o.append("timeZone", "UTC")
+        }
+        return .object(o)
+    }
+
+    private func recipient(_ p: Participant) -> JSONObject? {
+        guard let address = p.emailAddress else { return nil }
+        var email = JSONObject()
+        email.append("address", address)
+        if let name = p.name { email.append("name", name) }
+        var o = JSONObject()
+        o.append("emailAddress", .object(email))
+        return o
+    }
+
+    private func text(_ p: Property) -> String? {
+        switch p.value {
+        case .text(let t): t.first
+        case .unknown(_, let literal): literal
+        case .uri(let u): u
+        default: nil
+        }
+    }
+
+    /// The body of one event. `recurrence` is the master's pattern, already checked.
+    func body(_ event: Event, recurrence: ExchangeRecurrence?, losses: inout [Loss]) -> JSONObject {
+        var o = JSONObject()
+        let props = event.properties
+        func property(_ name: String) -> Property? { props.first { $0.name == name } }
+
+        if let title = event.title { o.append("subject", title) }
+        var body = JSONObject()
+        if let html = property(ExchangeProperties.htmlDescription).flatMap(text) {
+            body.append("contentType", "html")
+            body.append("content", html)
+        } else if let notes = event.notes {
+            body.append("contentType", "text")
+            body.append("content", notes)
+        }
+        if !body.members.isEmpty { o.append("body", .object(body)) }
+
+        if let start = event.start {
+            o.append("start", dateTimeTimeZone(start, losses: &losses, field: "DTSTART"))
+            if let end = event.effectiveEnd {
+                // An end in another reference than the start is moved to the start's.
+                var sameZone = end
+                if !start.isDateOnly, end.reference != start.reference, let u = GraphDateTimes.utc(end) {
+                    switch start.reference {
+                    case .zone(let z): sameZone = GraphDateTimes.local(u, in: z) ?? end
+                    case .utc: sameZone = u
+                    case .floating: break
+                    }
+                }
+                o.append("end", dateTimeTimeZone(sameZone, losses: &losses, field: "DTEND"))
+            }
+            if start.isDateOnly { o.append("isAllDay", .bool(true)) }
+            if let zone = zoneName(start), !start.isDateOnly {
+                o.append("originalStartTimeZone", zone)
+                o.append("originalEndTimeZone", zone)
+            }
+        }
+        if let recurrence {
+            var r = recurrence
+            if r.range.timeZone == nil, let start = event.start, !start.isDateOnly { r.range.timeZone = zoneName(start) }
+            o.append("recurrence", .object(GraphRecurrence.json(r)))
+        }
+
+        let vlocations = event.components.filter { $0.name == "VLOCATION" }
+        if event.location != nil || !vlocations.isEmpty || event.geo != nil {
+            var locations = vlocations.map(location)
+            if locations.isEmpty, let geo = event.geo {
+                var l = JSONObject()
+                if let name = event.location { l.append("displayName", name) }
+                l.append("coordinates", .object(coordinates(geo.latitude, geo.longitude)))
+                locations = [l]
+            }
+            var primary = locations.count == 1 ? locations[0] : JSONObject()
+            primary.set("displayName", event.location.map { .string($0) } ?? primary["displayName"])
+            if !primary.members.isEmpty { o.append("location", .object(primary)) }
+            if !vlocations.isEmpty { o.append("locations", .array(locations.map { .object($0) })) }
+        }
+
+        if let organizer = event.organizer {
+            if let r = recipient(organizer) {
+                o.append("organizer", .object(r))
+            } else {
+                losses.append(Loss(field: "ORGANIZER", message: "organizer \(organizer.url) has no email address; Graph needs one"))
+            }
+        }
+        var attendees: [JSONValue] = []
+        var expectsReply: Bool?
+        for a in event.attendees {
+            guard var r = recipient(a) else {
+                losses.append(Loss(field: "ATTENDEE", message: "attendee \(a.url) has no email address; Graph needs one"))
+                continue
+            }
+            let isResource = a.type == .room || a.type == .resource || a.role == .nonParticipant
+            r.append("type", isResource ? "resource" : (a.role.flatMap { vocabulary.word(for: $0) } ?? "required"))
+            if let status = a.status, let word = vocabulary.word(for: status) {
+                var s = JSONObject()
+                s.append("response", word)
+                r.append("status", .object(s))
+            }
+            let proposedStart = a.extraParameters.first { $0.name == GraphPropertyNames.proposedStart }?.value
+            let proposedEnd = a.extraParameters.first { $0.name == GraphPropertyNames.proposedEnd }?.value
+            if let proposedStart, let proposedEnd, let s = GraphDateTimes.timestamp(proposedStart), let e = GraphDateTimes.timestamp(proposedEnd) {
+                var p = JSONObject()
+                p.append("start", dateTimeTimeZone(s, losses: &losses, field: "ATTENDEE"))
+                p.append("end", dateTimeTimeZone(e, losses: &losses, field: "ATTENDEE"))
+                r.append("proposedNewTime", .object(p))
+            }
+            if let reply = a.expectsReply { expectsReply = (expectsReply ?? false) || reply }
+            attendees.append(.object(r))
+        }
+        if !attendees.isEmpty { o.append("attendees", .array(attendees)) }
+        if let expectsReply { o.append("responseRequested", .bool(expectsReply)) }
+
+        let busy = property(ExchangeProperties.busyStatus).flatMap(text).flatMap { ExchangeBusyStatus(cdo: $0) }
+            ?? ExchangeBusyStatus(availability: event.busyStatus, transparency: event.transparency)
+        if property(ExchangeProperties.busyStatus) != nil || event.transparency != nil || event.busyStatus != nil {
+            o.append("showAs", busy.graph)
+        }
+        if event.classification != nil || property(ExchangeProperties.sensitivity) != nil {
+            if let s = ExchangeSensitivity(
+                classification: event.classification, keptWord: property(ExchangeProperties.sensitivity).flatMap(text))
+            {
+                o.append("sensitivity", s.graph)
+            } else {
+                losses.append(Loss(field: "CLASS", message: "CLASS \(String(describing: event.classification)) has no Graph sensitivity"))
+            }
+        }
+        if let priority = event.priority, priority != 0 { o.append("importance", ExchangeImportance(priority: priority).graph) }
+
+        // Graph has one reminder, minutes before the start.
+        let reminder = event.alarms.first { alarm in
+            if case .relative(let d, relativeToEnd: false)? = alarm.trigger, d.totalSeconds <= 0, d.totalSeconds % 60 == 0 { return true }
+            return false
+        }
+        if let reminder, case .relative(let d, _)? = reminder.trigger {
+            o.append("isReminderOn", .bool(true))
+            o.append("reminderMinutesBeforeStart", .number(String(-d.totalSeconds / 60)))
+        } else if event.start != nil {
+            o.append("isReminderOn", .bool(false))
+        }
+        let categories = event.item.allCategories
+        if !categories.isEmpty { o.append("categories", .array(categories.map { .string($0) })) }
+        if let disallow = property(GraphPropertyNames.disallowCounter).flatMap(text) {
+            o.append("allowNewTimeProposals", .bool(disallow.uppercased() != "TRUE"))
+        }
+        if let provider = property(GraphPropertyNames.onlineMeetingProvider).flatMap(text) {
+            o.append("isOnlineMeeting", .bool(true))
+            o.append("onlineMeetingProvider", provider)
+        }
+        if let transaction = property(ExchangeProperties.graphTransactionID).flatMap(text) { o.append("transactionId", transaction) }
+        return o
+    }
+
+    private func coordinates(_ latitude: Double, _ longitude: Double) -> JSONObject {
+        var c = JSONObject()
+        c.append("latitude", .number(JSONNumber.text(latitude)))
+        c.append("longitude", .number(JSONNumber.text(longitude)))
+        return c
+    }
+
+    /// An RFC 9073 VLOCATION as Graph's `location`.
+    private func location(_ c: Component) -> JSONObject {
+        var l = JSONObject()
+        func text(_ name: String) -> String? { c.property(name).flatMap(self.text) }
+        if let name = text("NAME") { l.append("displayName", name) }
+        if let type = text(GraphPropertyNames.locationType) { l.append("locationType", type) }
+        if let id = text("UID") { l.append("uniqueId", id) }
+        if let mail = text(GraphPropertyNames.locationEmail) { l.append("locationEmailAddress", mail) }
+        if let url = text("URL") { l.append("locationUri", url) }
+        var address = JSONObject()
+        for (member, name) in GraphPropertyNames.addressParts { if let v = text(name) { address.append(member, v) } }
+        if !address.members.isEmpty { l.append("address", .object(address)) }
+        if case .geo(let lat, let lon)? = c.property("GEO")?.value { l.append("coordinates", .object(coordinates(lat, lon))) }
+        return l
+    }
+}
+
+/// Numbers as JSON text, the shortest that reads back as the same Double.
+enum JSONNumber {
+    static func text(_ value: Double) -> String {
+        var t = value.description
+        if t.hasSuffix(".0") { t.removeLast(2) }
+        return t
+    }
+}

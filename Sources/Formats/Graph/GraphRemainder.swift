@@ -1,0 +1,51 @@
+import CalendarModel
+import JCalCoding
+import JSONCoding
+
+/// Where calport keeps what a Graph event cannot say about its iCalendar source (an
+/// `ICalendarRemainder`: X- properties, RFC 7986 CONFERENCE, UID, STATUS, read-only ids of the
+/// source, further alarms): one single-value extended property of the event, holding the
+/// remainder as JSON text. Extended properties are Graph's own way for a client to keep its
+/// data on an item (`singleValueLegacyExtendedProperty`), writable in `POST /me/events` and read
+/// back with `$expand=singleValueExtendedProperties($filter=id eq '…')`.
+enum GraphRemainder {
+    /// The extended property's id: a string property named in calport's own property set.
+    static let propertyID = "String {4194e02e-ba5d-49a5-a19d-ed1473321699} Name calport.iCalendar"
+
+    /// The remainder as compact JSON text.
+    static func text(_ remainder: ICalendarRemainder) -> String {
+        var out = JSONOutput(sink: NoSink())
+        out.remainder(remainder)
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+
+    /// Reads the text back.
+    static func read(_ text: String, decoder: JCalValueDecoder, path: String) throws -> ICalendarRemainder {
+        var parser = JSONParser(source: TextSource(text), sourceName: decoder.file)
+        let value: JSONValue
+        do {
+            value = try parser.readValue()
+        } catch {
+            throw decoder.fail(path, "calport's kept iCalendar data is not JSON")
+        }
+        return try ICalendarRemainder(json: value, decoder: decoder, path: path)
+    }
+
+    private final class NoSink: ByteSink {
+        func write(_ bytes: UnsafeRawBufferPointer) throws {}
+    }
+
+    /// The bytes of a string, for the pull parser.
+    private final class TextSource: ByteSource {
+        private let bytes: [UInt8]
+        private var offset = 0
+        init(_ text: String) { bytes = Array(text.utf8) }
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            let n = min(buffer.count, bytes.count - offset)
+            guard n > 0 else { return 0 }
+            bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + n)])) }
+            offset += n
+            return n
+        }
+    }
+}

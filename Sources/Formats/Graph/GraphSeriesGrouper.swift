@@ -1,0 +1,171 @@
+import CalendarModel
+import ExchangeData
+
+/// Groups Graph's series items into iCalendar's shape as they stream past: a `seriesMaster`
+/// is written with its rule (and an EXDATE per `cancelledOccurrences` day), an `exception`
+/// becomes an override (its master's UID, RECURRENCE-ID from `originalStart`), an
+/// `occurrence` is dropped (Graph computed it from the master's pattern, which the rule
+/// carries), and an occurrence absent from a calendarView window is not taken for deleted.
+///
+/// Memory: the masters read so far are remembered by id with their UID and start (two short
+/// strings and a date each, so an override can find its series wherever it comes); occurrences
+/// and exceptions whose master has not been read yet wait, up to `waitingLimit` items. Past
+/// that, or at the end of the input, a series still without its master is written as events
+/// of their own, with a warning, so a calendarView export without masters (or with masters
+/// far behind) streams in bounded memory instead of being held whole.
+struct GraphSeriesGrouper {
+    /// Instances held while their master is missing before the oldest series is let go.
+    var waitingLimit = 10_000
+
+    private struct Master {
+        var uid: String?
+        var start: CalendarDateTime?
+        /// RECURRENCE-IDs written (UTC seconds), so an exception given twice (beta
+        /// `exceptionOccurrences` and calendarView) is written once.
+        var overrides: Set<Int> = []
+    }
+
+    private var masters: [String: Master] = [:]
+    private var waiting: [String: [(event: GraphEvent, line: Int)]] = [:]
+    private var waitingOrder: [String] = []
+    private var waitingCount = 0
+
+    mutating func add(_ e: GraphEvent, line: Int, decoder: GraphEventDecoder, into out: inout [CalendarStreamElement]) throws {
+        switch e.kind {
+        case .singleInstance:
+            out.append(.entry(.event(try decoder.kept(e.event, e.remainder)), line: line))
+        case .seriesMaster:
+            try addMaster(e, line: line, decoder: decoder, into: &out)
+        case .occurrence, .exception:
+            guard let masterID = e.seriesMasterID else {
+                out.append(.entry(.event(try decoder.kept(e.event, e.remainder)), line: line))
+                return
+            }
+            if masters[masterID] != nil {
+                try instance(e, masterID: masterID, line: line, decoder: decoder, into: &out)
+                return
+            }
+            if waiting[masterID] == nil { waitingOrder.append(masterID) }
+            waiting[masterID, default: []].append((e, line))
+            waitingCount += 1
+            while waitingCount > waitingLimit, let oldest = waitingOrder.first {
+                try release(oldest, decoder: decoder, reason: "not read within \(waitingLimit) items", into: &out)
+            }
+        }
+    }
+
+    /// A master as iCalendar has it: its pattern as RRULE (DTSTART on the first day the
+    /// pattern gives), each `cancelledOccurrences` day as an EXDATE.
+    static func master(_ e: GraphEvent) -> Event {
+        var event = e.event
+        if let recurrence = e.recurrence, let start = event.start {
+            // Exchange counts a series from the first day its pattern gives; RFC 5545 counts DTSTART.
+            if let first = recurrence.firstOccurrence(start: start), first != start {
+                let shift = first.wallSecondsSinceEpoch - start.wallSecondsSinceEpoch
+                event.start = first
+                event.end = event.end.map { $0.withWallSeconds($0.wallSecondsSinceEpoch + shift) }
+            }
+            event.recurrenceRules = [recurrence.recurrenceRule(start: event.start ?? start)]
+        }
+        if !e.cancelledDays.isEmpty, let start = event.start {
+            // An EXDATE names the occurrence's start: the cancelled day at the series' time of day.
+            let dates = e.cancelledDays.map { day -> CalendarDateTime in
+                var d = start
+                d.date = day
+                return d
+            }
+            event.exceptionDates.append(CalendarItem.DateList(dates: dates))
+        }
+        return event
+    }
+
+    /// An exception as an override of the series with `uid` starting at `seriesStart`.
+    static func override(_ e: GraphEvent, uid: String?, seriesStart: CalendarDateTime?) -> Event? {
+        guard let original = e.originalStart ?? e.event.start.flatMap(GraphDateTimes.utc) else { return nil }
+        var event = e.event
+        event.uid = uid
+        event.recurrenceID = recurrenceID(original, seriesStart: seriesStart)
+        return event
+    }
+
+    private mutating func addMaster(_ e: GraphEvent, line: Int, decoder: GraphEventDecoder, into out: inout [CalendarStreamElement]) throws {
+        let event = try decoder.kept(Self.master(e), e.remainder)
+        out.append(.entry(.event(event), line: line))
+        let id = e.id ?? ""
+        masters[id] = Master(uid: event.uid, start: event.start)
+        for (object, path) in e.exceptionOccurrences {
+            var exception = try decoder.event(object, path: path)
+            exception.kind = .exception
+            exception.seriesMasterID = id
+            try instance(exception, masterID: id, line: line, decoder: decoder, into: &out)
+        }
+        if let held = waiting.removeValue(forKey: id) {
+            waitingOrder.removeAll { $0 == id }
+            waitingCount -= held.count
+            for (instance, instanceLine) in held {
+                try self.instance(instance, masterID: id, line: instanceLine, decoder: decoder, into: &out)
+            }
+        }
+    }
+
+    /// An occurrence or exception whose master has been read.
+    private mutating func instance(
+        _ e: GraphEvent, masterID: String, line: Int, decoder: GraphEventDecoder, into out: inout [CalendarStreamElement]
+    ) throws {
+        guard e.kind == .exception, var master = masters[masterID] else { return }
+        guard let original = e.originalStart ?? e.event.start.flatMap(GraphDateTimes.utc),
+            let event = Self.override(e, uid: master.uid, seriesStart: master.start)
+        else {
+            try decoder.warn("", "exception of series \(masterID) has neither originalStart nor start; left out")
+            return
+        }
+        let key = original.wallSecondsSinceEpoch
+        guard !master.overrides.contains(key) else { return }
+        master.overrides.insert(key)
+        masters[masterID] = master
+        out.append(.entry(.event(try decoder.kept(event, e.remainder)), line: line))
+    }
+
+    /// The occurrence's original start in the form of the series' start (RFC 5545 §3.8.4.4:
+    /// RECURRENCE-ID has DTSTART's value type and zone).
+    static func recurrenceID(_ utc: CalendarDateTime, seriesStart: CalendarDateTime?) -> CalendarDateTime {
+        guard let start = seriesStart else { return utc }
+        if start.isDateOnly {
+            // An all-day series' original start is a midnight somewhere, given in UTC: the
+            // nearest midnight names the day.
+            let seconds = utc.wallSecondsSinceEpoch + 12 * 3600
+            return CalendarDateTime(date: CalendarDate(daysSinceEpoch: seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400))
+        }
+        switch start.reference {
+        case .zone(let z): return GraphDateTimes.local(utc, in: z) ?? utc
+        case .floating:
+            var f = utc
+            f.reference = .floating
+            return f
+        case .utc: return utc
+        }
+    }
+
+    /// Writes a series still without its master as events of their own.
+    private mutating func release(_ masterID: String, decoder: GraphEventDecoder, reason: String, into out: inout [CalendarStreamElement]) throws {
+        guard let held = waiting.removeValue(forKey: masterID) else { return }
+        waitingOrder.removeAll { $0 == masterID }
+        waitingCount -= held.count
+        decoder.log.warning(
+            file: decoder.file, line: held.first?.line, location: "seriesMasterId \(masterID)",
+            "series master \(reason): its \(held.count) occurrence(s) and exception(s) are written as events of their own")
+        for (e, line) in held {
+            var event = e.event
+            // With beta's series `uid` every instance shares one UID: tell them apart as instances.
+            if e.hasSeriesUID, let original = e.originalStart { event.recurrenceID = original }
+            out.append(.entry(.event(try decoder.kept(event, e.remainder)), line: line))
+        }
+    }
+
+    /// At the end of the input: series whose master never came.
+    mutating func finish(decoder: GraphEventDecoder, into out: inout [CalendarStreamElement]) throws {
+        for id in waitingOrder {
+            try release(id, decoder: decoder, reason: "is not in the input", into: &out)
+        }
+    }
+}

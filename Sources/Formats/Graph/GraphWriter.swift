@@ -1,0 +1,383 @@
+import CalendarModel
+import ExchangeData
+import ICalendarData
+import JCalCoding
+import JSONCoding
+import Recurrence
+
+/// Writes Graph `POST /me/events` bodies: `{"value": [ … ]}`, one event a line, or with
+/// `--graph-batch` JSON `$batch` request bodies of 20 requests each, one batch a line.
+///
+/// A series is one body: the master with its pattern (`recurrence`), its overrides as
+/// `exceptionOccurrences` (with `originalStart`) and its EXDATEs as `cancelledOccurrences`
+/// (`OID.<id>.<day>`). Overrides need their master, and they may come anywhere after or before
+/// it: series wait in a window of `seriesWindow` UIDs (memory bounded by that, not by the
+/// archive); an override whose series has left the window is written as an event of its own and
+/// reported. A rule Graph's patterns cannot hold (several RRULEs, RDATE, BYHOUR, …) is written as
+/// its occurrences, one event each, and reported.
+///
+/// What Graph's members cannot say (UID, STATUS, CONFERENCE, X- properties, further alarms, …)
+/// is found by reading the body back and comparing (`ICalendarRemainder`), and kept in calport's
+/// extended property (`GraphRemainder`), so ICS → Graph → ICS keeps it.
+public struct GraphWriter: CalendarWriter {
+    /// Series held at once, waiting for their overrides.
+    public static let seriesWindow = 512
+    /// Requests per `$batch` body (Graph's limit).
+    public static let batchSize = 20
+    /// Occurrences written for a rule Graph cannot hold and that has no end.
+    public static let expansionLimit = 1000
+
+    private var out: JSONOutput
+    private let options: WriteOptions
+    private let log: DiagnosticLog
+    private let encoder: GraphEventEncoder
+    private let mapper: ICalendarMapper
+    private let vocabulary: ParticipantVocabulary
+    private let batch: Bool
+    private var opened = false
+    private var countInBatch = 0
+    private var requestID = 0
+
+    private struct Series {
+        var master: Event?
+        var line: Int
+        var overrides: [Event] = []
+    }
+
+    private var series: [String: Series] = [:]
+    /// What is still to be written, in input order: bodies of single events, and series by UID
+    /// (written when they reach the head, so their overrides have had time to come).
+    private enum Queued {
+        case body(JSONObject)
+        case series(String)
+    }
+    private var queue: [Queued] = []
+    private var queueHead = 0
+    private var seriesCount = 0
+    /// UIDs of series already written, kept while recent, to tell a late override from a stray one.
+    private var reportedKinds: Set<String> = []
+
+    /// A writer sending bytes to `sink`.
+    public init(
+        sink: ByteSink, options: WriteOptions, log: DiagnosticLog, vocabulary: ParticipantVocabulary, mapper: ICalendarMapper, batch: Bool
+    ) {
+        self.out = JSONOutput(sink: sink)
+        self.options = options
+        self.log = log
+        self.encoder = GraphEventEncoder(vocabulary: vocabulary)
+        self.mapper = mapper
+        self.vocabulary = vocabulary
+        self.batch = batch
+    }
+
+    private func loss(_ field: String, _ message: String, line: Int? = nil) {
+        log.loss(file: options.destinationName, line: line, field: field, message)
+    }
+
+    private mutating func lossOnce(_ field: String, _ message: String) {
+        guard reportedKinds.insert(field + message).inserted else { return }
+        loss(field, message)
+    }
+
+    public mutating func write(_ element: CalendarStreamElement) throws {
+        switch element {
+        case .beginCalendar(let c):
+            if c.title != nil || !c.properties.isEmpty {
+                lossOnce("VCALENDAR", "Graph event bodies carry no calendar: its name and properties are not written (POST them into the calendar you choose)")
+            }
+        case .endCalendar:
+            break
+        case .entry(let entry, let line):
+            switch entry {
+            case .event(let e): try event(e, line: line)
+            case .reminder: lossOnce("VTODO", "tasks are not Graph events (Microsoft To Do has its own API); left out")
+            case .timeZone: break  // Graph names zones; definitions are not needed.
+            case .other(let c): lossOnce(c.name, "\(c.name) has no Graph counterpart; left out")
+            }
+        }
+        try out.flushIfFull()
+    }
+
+    private mutating func event(_ e: Event, line: Int) throws {
+        let uid = e.uid ?? ""
+        if e.recurrenceID != nil {
+            if series[uid] == nil {
+                queue.append(.series(uid))
+                series[uid] = Series(master: nil, line: line)
+                seriesCount += 1
+            }
+            series[uid]?.overrides.append(e)
+        } else if e.item.hasRecurrenceRules, !uid.isEmpty {
+            if let waiting = series[uid], waiting.master == nil {
+                series[uid]?.master = e
+            } else {
+                if series[uid] != nil { try flush(uid) }
+                queue.append(.series(uid))
+                series[uid] = Series(master: e, line: line)
+                seriesCount += 1
+            }
+        } else if seriesCount == 0 && queueHead == queue.count {
+            try writeSingle(e, line: line)
+        } else {
+            queue.append(.body(single(e, line: line)))
+        }
+        while seriesCount > Self.seriesWindow || (seriesCount > 0 && queue.count - queueHead > 4 * Self.seriesWindow) {
+            try writeHead()
+        }
+    }
+
+    /// Writes what is at the head of the queue.
+    private mutating func writeHead() throws {
+        guard queueHead < queue.count else { return }
+        let head = queue[queueHead]
+        queueHead += 1
+        if queueHead > 1024 && queueHead * 2 > queue.count {
+            queue.removeFirst(queueHead)
+            queueHead = 0
+        }
+        switch head {
+        case .body(let body): try emit(body)
+        case .series(let uid): try flush(uid)
+        }
+    }
+
+    /// Writes a waiting series and forgets it.
+    private mutating func flush(_ uid: String) throws {
+        guard let s = series.removeValue(forKey: uid) else { return }
+        seriesCount -= 1
+        guard let master = s.master else {
+            loss(
+                "RECURRENCE-ID",
+                "\(s.overrides.count) override(s) of \(uid) without their series in reach: written as events of their own", line: s.line)
+            for o in s.overrides {
+                var single = o
+                single.recurrenceID = nil
+                try writeSingle(single, line: s.line)
+            }
+            return
+        }
+        try writeSeries(master, overrides: s.overrides, line: s.line)
+    }
+
+    private mutating func writeSingle(_ e: Event, line: Int) throws {
+        try emit(single(e, line: line))
+    }
+
+    /// The body of an event that is not a series.
+    private func single(_ e: Event, line: Int) -> JSONObject {
+        var losses: [GraphEventEncoder.Loss] = []
+        let body = completed(encoder.body(e, recurrence: nil, losses: &losses), original: e, rebuild: { decoded in decoded.event })
+        report(losses, line: line)
+        return body
+    }
+
+    private mutating func writeSeries(_ master: Event, overrides: [Event], line: Int) throws {
+        guard let start = master.start else {
+            try writeSingle(master, line: line)
+            return
+        }
+        var recurrence: ExchangeRecurrence?
+        var why: String?
+        if master.recurrenceRules.count != 1 {
+            why = "\(master.recurrenceRules.count) RRULEs"
+        } else if !master.recurrenceDates.isEmpty {
+            why = "RDATE"
+        } else {
+            do {
+                let r = try ExchangeRecurrence(rule: master.recurrenceRules[0], start: start)
+                if let reason = r.unrepresentableReason(in: .graph) { why = reason } else { recurrence = r }
+            } catch let error as ExchangeRecurrence.Unrepresentable {
+                why = error.reason
+            } catch {
+                why = "\(error)"
+            }
+        }
+        guard let recurrence else {
+            try expand(master, overrides: overrides, reason: why ?? "", line: line)
+            return
+        }
+        var losses: [GraphEventEncoder.Loss] = []
+        var body = encoder.body(master, recurrence: recurrence, losses: &losses)
+        // EXDATEs: the days they fall on in the series' zone.
+        var cancelled: [JSONValue] = []
+        let owner = master.properties.first { $0.name == ExchangeProperties.graphID }.flatMap { p -> String? in
+            if case .text(let t) = p.value { return t.first }
+            return nil
+        } ?? master.uid ?? ""
+        for list in master.exceptionDates {
+            for d in list.dates {
+                let day = d.isDateOnly || d.reference == start.reference ? d.date : GraphDateTimes.utc(d).map { GraphSeriesGrouper.recurrenceID($0, seriesStart: start).date } ?? d.date
+                cancelled.append(.string("OID.\(owner).\(ISO8601Text.date(day))"))
+            }
+        }
+        if !cancelled.isEmpty { body.append("cancelledOccurrences", .array(cancelled)) }
+        var exceptions: [JSONValue] = []
+        for o in overrides {
+            guard let rid = o.recurrenceID, let original = GraphDateTimes.timestampText(rid) else { continue }
+            if o.recurrenceAppliesToFuture {
+                losses.append(.init(field: "RECURRENCE-ID", message: "RANGE=THISANDFUTURE of \(master.uid ?? "") is written as one exception (Graph has none)"))
+            }
+            var overrideLosses: [GraphEventEncoder.Loss] = []
+            var e = encoder.body(o, recurrence: nil, losses: &overrideLosses)
+            e.append("originalStart", original)
+            e = completed(e, original: o) { decoded in
+                GraphSeriesGrouper.override(decoded, uid: master.uid, seriesStart: start) ?? decoded.event
+            }
+            losses += overrideLosses
+            exceptions.append(.object(e))
+        }
+        if !exceptions.isEmpty { body.append("exceptionOccurrences", .array(exceptions)) }
+        body = completed(body, original: master, rebuild: { decoded in GraphSeriesGrouper.master(decoded) })
+        report(losses, line: line)
+        try emit(body)
+    }
+
+    /// A series Graph's patterns cannot hold, written as its occurrences.
+    private mutating func expand(_ master: Event, overrides: [Event], reason: String, line: Int) throws {
+        let extent: OccurrenceExtent = master.end.map { .end($0) } ?? master.duration.map { .duration($0) } ?? .none
+        let set: RecurrenceSet
+        do {
+            set = try RecurrenceSet(master: master.item, extent: extent, options: RecurrenceOptions(maxOccurrences: Self.expansionLimit))
+        } catch {
+            loss("RRULE", "\(master.uid ?? ""): the rule cannot be expanded (\(error)); written without it", line: line)
+            var single = master
+            single.recurrenceRules = []
+            single.recurrenceDates = []
+            try writeSingle(single, line: line)
+            return
+        }
+        let moved = Set(overrides.compactMap { $0.recurrenceID.flatMap(GraphDateTimes.utc)?.wallSecondsSinceEpoch })
+        var iterator = set.makeIterator()
+        var count = 0
+        while count < Self.expansionLimit, let occurrence = iterator.next() {
+            count += 1
+            if let rid = GraphDateTimes.utc(occurrence.recurrenceID), moved.contains(rid.wallSecondsSinceEpoch) { continue }
+            var single = master
+            single.recurrenceRules = []
+            single.recurrenceDates = []
+            single.exceptionDates = []
+            single.start = occurrence.start
+            single.end = occurrence.end
+            single.duration = nil
+            single.recurrenceID = occurrence.recurrenceID
+            try writeSingle(single, line: line)
+        }
+        for o in overrides { try writeSingle(o, line: line) }
+        let more = iterator.next() != nil ? " (the first \(Self.expansionLimit))" : ""
+        loss("RRULE", "\(master.uid ?? ""): \(reason) has no Graph pattern: written as \(count) separate events\(more)", line: line)
+    }
+
+    /// The body with what it cannot say kept in calport's extended property.
+    private func completed(_ body: JSONObject, original: Event, rebuild: (GraphEvent) -> Event) -> JSONObject {
+        let decoder = GraphEventDecoder(
+            file: options.destinationName, line: 0, strict: false, log: DiagnosticLog(), vocabulary: vocabulary, mapper: mapper)
+        var remainder = ICalendarRemainder()
+        let source = mapper.component(from: .event(original))
+        if let decoded = try? decoder.event(body, path: "") {
+            let rebuilt = Self.spellingZones(of: rebuild(decoded), as: original)
+            remainder = .between(original: source, reconstructed: mapper.component(from: .event(rebuilt)))
+        } else {
+            remainder.properties = source.properties
+            remainder.components = source.components
+            remainder.replaces = ["*"]
+        }
+        guard !remainder.isEmpty else { return body }
+        var result = body
+        var property = JSONObject()
+        property.append("id", GraphRemainder.propertyID)
+        property.append("value", GraphRemainder.text(remainder))
+        result.append("singleValueExtendedProperties", .array([.object(property)]))
+        return result
+    }
+
+    /// `rebuilt` with its zones named as `original` names them where both names mean one zone
+    /// (the body says `Pacific Standard Time` for `America/Los_Angeles`): a name is no loss.
+    private static func spellingZones(of rebuilt: Event, as original: Event) -> Event {
+        let names = Set(
+            [original.start, original.end, original.recurrenceID].compactMap { $0?.reference.zoneIdentifier }
+                + original.exceptionDates.flatMap { $0.dates.compactMap(\.reference.zoneIdentifier) })
+        guard !names.isEmpty else { return rebuilt }
+        func respelled(_ v: CalendarDateTime?) -> CalendarDateTime? {
+            guard var v, case .zone(let z) = v.reference, !names.contains(z) else { return v }
+            if let same = names.first(where: { GraphDateTimes.sameZone($0, z) }) { v.reference = .zone(same) }
+            return v
+        }
+        var e = rebuilt
+        e.start = respelled(e.start)
+        e.end = respelled(e.end)
+        e.recurrenceID = respelled(e.recurrenceID)
+        e.exceptionDates = e.exceptionDates.map { list in
+            var l = list
+            l.dates = l.dates.map { respelled($0) ?? $0 }
+            return l
+        }
+        return e
+    }
+
+    private func report(_ losses: [GraphEventEncoder.Loss], line: Int) {
+        for l in losses { loss(l.field, l.message, line: line) }
+    }
+
+    private mutating func emit(_ body: JSONObject) throws {
+        if batch {
+            if countInBatch == 0 {
+                out.beginObject()
+                out.key("requests")
+                out.beginArray()
+            }
+            countInBatch += 1
+            requestID += 1
+            out.beginObject()
+            out.key("id")
+            out.string(String(countInBatch))
+            out.key("method")
+            out.string("POST")
+            out.key("url")
+            out.string("/me/events")
+            out.key("headers")
+            out.beginObject()
+            out.key("Content-Type")
+            out.string("application/json")
+            out.endObject()
+            out.key("body")
+            out.value(.object(body))
+            out.endObject()
+            if countInBatch == Self.batchSize { closeBatch() }
+        } else {
+            if !opened {
+                opened = true
+                out.beginObject()
+                out.key("value")
+                out.beginArray()
+            }
+            out.lineBreak()
+            out.value(.object(body))
+        }
+        try out.flushIfFull()
+    }
+
+    private mutating func closeBatch() {
+        out.endArray()
+        out.endObject()
+        out.newline()
+        countInBatch = 0
+    }
+
+    public mutating func finish() throws {
+        while queueHead < queue.count { try writeHead() }
+        if batch {
+            if countInBatch > 0 { closeBatch() }
+        } else {
+            if !opened {
+                out.beginObject()
+                out.key("value")
+                out.beginArray()
+            }
+            out.softNewline()
+            out.endArray()
+            out.endObject()
+            out.newline()
+        }
+        try out.flush()
+    }
+}

@@ -1,0 +1,107 @@
+import CalendarModel
+import CalendarTestSupport
+import Conversion
+import Foundation
+import XCTest
+
+@testable import GraphFormat
+
+/// What calport writes as Graph is what Microsoft's own SDK reads, and ICS → Graph → ICS keeps
+/// the shared corpus's real-world events (or reports what it could not keep).
+final class GraphInteropTests: XCTestCase {
+    static let script = GraphFixtureTests.fixtures.appendingPathComponent("kiota/parse_with_msgraph.py")
+
+    /// start, end, recurrence and attendees as our own JSON says them, in the script's shape.
+    static func described(_ element: [String: Any]) -> [String: Any] {
+        func dtz(_ v: Any?) -> Any {
+            guard let o = v as? [String: Any] else { return NSNull() }
+            return [o["dateTime"] ?? NSNull(), o["timeZone"] ?? NSNull()]
+        }
+        var recurrence: Any = NSNull()
+        if let r = element["recurrence"] as? [String: Any], let p = r["pattern"] as? [String: Any], let g = r["range"] as? [String: Any] {
+            recurrence = [
+                "type": p["type"] ?? NSNull(), "interval": p["interval"] ?? NSNull(), "daysOfWeek": p["daysOfWeek"] ?? [],
+                "index": p["index"] ?? NSNull(), "dayOfMonth": p["dayOfMonth"] ?? NSNull(), "month": p["month"] ?? NSNull(),
+                "rangeType": g["type"] ?? NSNull(), "startDate": g["startDate"] ?? NSNull(), "endDate": g["endDate"] ?? NSNull(),
+                "numberOfOccurrences": g["numberOfOccurrences"] ?? NSNull(),
+            ]
+        }
+        let attendees = (element["attendees"] as? [[String: Any]] ?? []).map { a -> [Any] in
+            [
+                (a["emailAddress"] as? [String: Any])?["address"] ?? NSNull(), a["type"] ?? NSNull(),
+                (a["status"] as? [String: Any])?["response"] ?? NSNull(),
+            ]
+        }
+        return [
+            "subject": element["subject"] ?? NSNull(), "start": dtz(element["start"]), "end": dtz(element["end"]), "recurrence": recurrence,
+            "attendees": attendees, "exceptions": (element["exceptionOccurrences"] as? [Any])?.count ?? 0,
+            "cancelled": element["cancelledOccurrences"] ?? [],
+        ]
+    }
+
+    /// Runs the SDK once over every element of `outputs` (its import takes seconds) and compares.
+    func checkWithMicrosoftModel(_ outputs: [(name: String, graph: [UInt8])]) throws {
+        var ours: [(String, [String: Any])] = []
+        for (name, graph) in outputs {
+            let value = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(graph)) as? [String: Any])?["value"] as? [[String: Any]], name)
+            ours += value.map { (name, $0) }
+        }
+        // The SDK's reflection-driven parse is slow: every fixture element, then corpus elements
+        // that carry what is compared (a pattern, attendees), up to a bound.
+        let fixtures = ours.filter { !$0.0.hasPrefix("/") }
+        let corpus = ours.filter { $0.0.hasPrefix("/") }
+        let telling = corpus.filter { $0.1["recurrence"] != nil || $0.1["attendees"] != nil }
+        ours = fixtures + Array(telling.prefix(250)) + Array(corpus.filter { $0.1["recurrence"] == nil && $0.1["attendees"] == nil }.prefix(50))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("kiota-\(UUID().uuidString).json")
+        try JSONSerialization.data(withJSONObject: ["value": ours.map(\.1)]).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.script.path, file.path]
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, errors)
+        let theirs = data.split(separator: UInt8(ascii: "\n")).compactMap { try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] }
+        XCTAssertEqual(theirs.count, ours.count)
+        for ((name, mine), model) in zip(ours, theirs) {
+            let a = try JSONSerialization.data(withJSONObject: Self.described(mine), options: .sortedKeys)
+            let b = try JSONSerialization.data(withJSONObject: model, options: .sortedKeys)
+            XCTAssertEqual(String(decoding: a, as: UTF8.self), String(decoding: b, as: UTF8.self), name)
+        }
+    }
+
+    /// Every element written, from every fixture and the corpus's real-world files, deserializes
+    /// in msgraph-sdk's `Event` with the same start, end, recurrence and attendees.
+    func testEveryElementWrittenDeserializesInMicrosoftsEventModel() throws {
+        var outputs: [(name: String, graph: [UInt8])] = []
+        for file in try GraphFixtureTests.cases() {
+            var reader = GraphFormat().makeReader(
+                source: MemoryByteSource(Array(try Data(contentsOf: file))), options: ReadOptions(sourceName: file.lastPathComponent), log: DiagnosticLog())
+            let sink = MemoryByteSink()
+            var writer = GraphFormat().makeWriter(sink: sink, options: WriteOptions(destinationName: "out"), log: DiagnosticLog())
+            while let e = try reader.next() { try writer.write(e) }
+            try writer.finish()
+            outputs.append((file.lastPathComponent, sink.bytes))
+        }
+        for file in Self.corpusSample() {
+            guard let graph = try? RoundTripCheck.convert(Array(try Data(contentsOf: file)), through: ["graph"]) else { continue }
+            outputs.append((file.path, graph))
+        }
+        XCTAssertGreaterThan(outputs.count, 20)
+        try checkWithMicrosoftModel(outputs)
+    }
+
+    /// The corpus's real-world ICS files that hold events.
+    static func corpusSample() -> [URL] {
+        RoundTripCheck.icsFiles(under: RoundTripCheck.corpusRoot).filter { url in
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else { return false }
+            return text.contains("BEGIN:VEVENT") && !url.path.contains("/invalid") && !url.path.contains("_combined")
+        }
+    }
+}
