@@ -8,7 +8,7 @@ let package = Package(
             name: "CalPort",
             targets: [
                 "CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "TimeZones", "Recurrence",
-                "CSVFormat", "XMLSupport", "XCalFormat", "CalDAVFormat", "JCalCoding", "JCalFormat", "JSCalendarFormat", "ExchangeData",
+                "CSVFormat", "XMLSupport", "XCalFormat", "CalDAVFormat", "JCalCoding", "JCalFormat", "JSCalendarFormat", "ExchangeData", "EWSFormat",
             ]),
         .executable(name: "calport", targets: ["calport"]),
     ],
@@ -32,10 +32,13 @@ let package = Package(
         .target(name: "ExchangeData", dependencies: ["CalendarModel", "TimeZones", "Recurrence"]),
         .target(name: "ICSFormat", dependencies: ["CalendarModel", "ICalendarData"], path: "Sources/Formats/ICS"),
         .target(
+            name: "EWSFormat", dependencies: ["CalendarModel", "ExchangeData", "TimeZones", "Recurrence", "XMLSupport"],
+            path: "Sources/Formats/EWS"),
+        .target(
             name: "Conversion",
             dependencies: [
                 "CalendarModel", "ICalendarData", "ICSFormat", "JSONFormat", "TimeZones", "Recurrence", "CSVFormat", "XCalFormat",
-                "CalDAVFormat", "JCalFormat", "JSCalendarFormat",
+                "CalDAVFormat", "JCalFormat", "JSCalendarFormat", "EWSFormat",
             ]),
         .executableTarget(
             name: "calport",
@@ -101,6 +104,9 @@ let package = Package(
             name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel", "ICSFormat", "Conversion", "CalendarTestSupport"],
             resources: [.copy("Fixtures")]),
         .target(name: "Recurrence", dependencies: ["CalendarModel", "TimeZones"]),
+        .testTarget(
+            name: "EWSFormatTests", dependencies: ["EWSFormat", "ExchangeData", "ICSFormat", "CalendarModel", "CalendarTestSupport", "Conversion"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "ExchangeDataTests", dependencies: ["ExchangeData", "CalendarModel", "Recurrence"], exclude: ["Fixtures"]),
         .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "CalendarModel", "Conversion"], resources: [.copy("Fixtures")]),
     ],

@@ -1,6 +1,7 @@
 import CSVFormat
 import CalDAVFormat
 import CalendarModel
+import EWSFormat
 import ICSFormat
 import JCalFormat
 import JSCalendarFormat
@@ -21,6 +22,7 @@ public enum StandardFormats {
         CSVFormat(.google),
         XCalFormat(),
         CalDAVFormat(calendarDataFormats: [ICSFormat(), XCalFormat()]),
+        EWSFormat(),
     ]
 
     /// The registry built from `all`; a duplicate id stops the program at start-up, loudly.
