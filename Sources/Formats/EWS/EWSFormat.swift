@@ -13,6 +13,8 @@ public struct EWSFormat: CalendarFormat {
     public var mediaType: String { "text/xml" }
     public var summary: String { "Exchange Web Services XML (GetItem/FindItem/SyncFolderItems responses, CreateItem/UpdateItem)" }
     public var vocabulary: ParticipantVocabulary? { ExchangeVocabulary.ews }
+    /// A folder of EWS documents is the pages of one mailbox folder (FindItem, SyncFolderItems).
+    public var folderIsOneCalendar: Bool { true }
 
     /// XML that declares EWS's types namespace near its start.
     public func sniff(_ prefix: [UInt8]) -> Bool {
@@ -20,6 +22,7 @@ public struct EWSFormat: CalendarFormat {
         guard let first = text.firstIndex(where: { !$0.isWhitespace && $0 != "\u{FEFF}" }), text[first] == "<" else { return false }
         return text.contains("schemas.microsoft.com/exchange/services/2006/types")
             || text.contains("schemas.microsoft.com/exchange/services/2006/messages")
+            || text.contains("schemas.microsoft.com/exchange/services/2006/errors")
     }
 
     public func makeReader(source: ByteSource, options: ReadOptions, log: DiagnosticLog) -> any CalendarReader {
