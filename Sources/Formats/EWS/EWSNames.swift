@@ -43,8 +43,13 @@ extension XMLElement {
 
     /// The trimmed text of the first such child, nil when absent or empty.
     func ewsText(_ local: String) -> String? {
-        guard let text = ews(local)?.trimmedText, !text.isEmpty else { return nil }
-        return text
+        guard let text = ews(local)?.text else { return nil }
+        // XML whitespace is ASCII (XML 1.0 §2.3 S): trimmed on the bytes, most texts have none.
+        let bytes = text.utf8
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return nil }
+        if first == bytes.startIndex && last == bytes.index(before: bytes.endIndex) { return text }
+        return String(text[first...last])
     }
 
     /// The first descendant (depth-first) with this local name, in any namespace.

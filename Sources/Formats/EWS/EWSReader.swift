@@ -143,7 +143,7 @@ public struct EWSReader: CalendarReader {
                 }
             }
         case "CalendarItem":
-            let element = try xml.readElement(start: name, attributes: attributes)
+            let element = try xml.readEWSItem(start: name, attributes: attributes)
             try emit(element)
         case "ItemChange":
             // UpdateItem: the changed fields of one item, each in its own SetItemField.
