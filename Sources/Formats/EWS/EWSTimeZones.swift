@@ -158,7 +158,7 @@ final class EWSTimeZones: WallClock, @unchecked Sendable {
                 guard let to = transition.ews("To")?.trimmedText else { throw DefinitionError(message: "a transition lacks To") }
                 let target = try period(to)
                 let time = transition.ewsText("TimeOffset").flatMap(EWSDateTime.seconds) ?? 0
-                let month = transition.ewsText("Month").flatMap { Int($0) }
+                let month = transition.ewsText("Month").flatMap { Int($0) }.flatMap { (1...12).contains($0) ? $0 : nil }
                 switch transition.name.local {
                 case "RecurringDayTransition":
                     guard let month, let weekday = transition.ewsText("DayOfWeek").flatMap(RecurrenceRule.Weekday.init(ews:)),
