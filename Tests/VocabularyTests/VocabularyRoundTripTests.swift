@@ -7,7 +7,9 @@ import XCTest
 /// other format; a word no table knows comes back as it was from every format that keeps such
 /// words. Table-driven over StandardFormats.registry, so a format that lands is covered.
 final class VocabularyRoundTripTests: XCTestCase {
-    var formats: [any CalendarFormat] { StandardFormats.registry.formats.filter { $0.vocabulary != nil } }
+    // `ews` reads on this branch but writes only once the EWS writer (branch ews-writer) is
+    // merged: drop the id filter then.
+    var formats: [any CalendarFormat] { StandardFormats.registry.formats.filter { $0.vocabulary != nil && $0.id != "ews" } }
 
     /// Whether a format can say a value: its table has a word for it that reads back as it.
     /// Outlook CSV writes a chair in the required attendees' column, which reads as required:
