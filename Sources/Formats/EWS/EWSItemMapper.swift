@@ -13,7 +13,7 @@ struct EWSItemMapper {
     let sourceName: String
     let log: DiagnosticLog
     /// The request's TimeZoneContext, for times without an offset.
-    var contextZone: EWSZone?
+    var contextZone: EWSReadZone?
 
     /// What one CalendarItem gives.
     struct Mapped {
@@ -30,14 +30,14 @@ struct EWSItemMapper {
 
     func map(_ element: XMLElement) throws -> Mapped {
         var definitions: [Component] = []
-        func collect(_ zone: EWSZone?) -> EWSZone? {
+        func collect(_ zone: EWSReadZone?) -> EWSReadZone? {
             if let definition = zone?.definition, let tzid = zone?.tzid, !zones.sentDefinitions.contains(tzid) {
                 zones.sentDefinitions.insert(tzid)
                 definitions.append(definition)
             }
             return zone
         }
-        func resolve(_ local: String) -> EWSZone? {
+        func resolve(_ local: String) -> EWSReadZone? {
             guard let zoneElement = element.ews(local) else { return nil }
             var problem: String?
             let zone = zones.zone(definition: zoneElement, problem: &problem)
@@ -46,7 +46,7 @@ struct EWSItemMapper {
         }
         let startZone = resolve("StartTimeZone")
         let endZone = resolve("EndTimeZone")
-        var meetingZone: EWSZone?
+        var meetingZone: EWSReadZone?
         if let meeting = element.ews("MeetingTimeZone") {
             var problem: String?
             meetingZone = collect(zones.zone(meetingTimeZone: meeting, problem: &problem))
@@ -61,7 +61,7 @@ struct EWSItemMapper {
 
         /// A time of the item: with an offset, an instant shown in `zone`; without one, wall
         /// time in `wallIn` (Microsoft's rule above).
-        func time(_ local: String, in zone: EWSZone, wallIn: EWSZone, of node: XMLElement = element) throws -> CalendarDateTime? {
+        func time(_ local: String, in zone: EWSReadZone, wallIn: EWSReadZone, of node: XMLElement = element) throws -> CalendarDateTime? {
             guard let text = node.ewsText(local) else { return nil }
             guard let stamp = EWSDateTime.dateTime(text) else {
                 throw CalendarError(
@@ -72,14 +72,15 @@ struct EWSItemMapper {
         }
         func utc(_ local: String) -> CalendarDateTime? {
             guard let text = element.ewsText(local), let stamp = EWSDateTime.dateTime(text) else { return nil }
-            return EWSZone.utc.wall(instant: stamp.instant ?? stamp.wall.wallSecondsSinceEpoch)
+            return EWSReadZone.utc.wall(instant: stamp.instant ?? stamp.wall.wallSecondsSinceEpoch)
         }
 
         var event = Event()
         var item = CalendarItem()
         let itemID = element.ews("ItemId")
         item.uid = element.ewsText("UID") ?? itemID?.attribute("Id")
-        item.title = element.ewsText("Subject")
+        // Subject and Location as written: their spaces are the user's (only an empty one is none).
+        item.title = element.ews("Subject").map(\.text).flatMap { $0.isEmpty ? nil : $0 }
         item.start = try time("Start", in: shownZone, wallIn: wallZone)
         event.end = try time("End", in: endZone ?? shownZone, wallIn: endZone ?? wallZone)
         if let id = itemID?.attribute("Id") { item.properties.append(Property(name: ExchangeProperties.ewsItemID, value: .text([id]))) }
@@ -106,7 +107,7 @@ struct EWSItemMapper {
         }
 
         // Location and EnhancedLocation.
-        item.location = element.ewsText("Location")
+        item.location = element.ews("Location").map(\.text).flatMap { $0.isEmpty ? nil : $0 }
         if let enhanced = element.ews("EnhancedLocation") {
             if item.location == nil { item.location = enhanced.ewsText("DisplayName") }
             if let address = enhanced.ews("PostalAddress"), let latitude = address.ewsText("Latitude").flatMap(Double.init),
@@ -244,7 +245,7 @@ struct EWSItemMapper {
     }
 
     private func applyRecurrence(
-        _ element: XMLElement, start: CalendarDateTime, to mapped: inout Mapped, zone: EWSZone, wallZone: EWSZone, isAllDay: Bool,
+        _ element: XMLElement, start: CalendarDateTime, to mapped: inout Mapped, zone: EWSReadZone, wallZone: EWSReadZone, isAllDay: Bool,
         element item: XMLElement
     ) throws {
         guard let recurrence = try Self.recurrence(element, sourceName: sourceName) else {
@@ -304,7 +305,7 @@ struct EWSItemMapper {
         mapped.event = event
     }
 
-    private func moment(_ stamp: EWSDateTime.Stamp, zone: EWSZone, wallZone: EWSZone, isAllDay: Bool) -> CalendarDateTime {
+    private func moment(_ stamp: EWSDateTime.Stamp, zone: EWSReadZone, wallZone: EWSReadZone, isAllDay: Bool) -> CalendarDateTime {
         var wall: CalendarDateTime
         if let instant = stamp.instant {
             wall = zone.wall(instant: instant)

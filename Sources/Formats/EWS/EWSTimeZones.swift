@@ -5,7 +5,7 @@ import TimeZones
 import XMLSupport
 
 /// A zone an EWS document names, resolved: the TZID its times carry and their offsets.
-struct EWSZone {
+struct EWSReadZone {
     /// The TZID written on times: today's IANA id, or the document's own id when the zone was
     /// built from its definition.
     var tzid: String
@@ -24,7 +24,7 @@ struct EWSZone {
 
     var reference: TimeReference { isUTC ? .utc : .zone(tzid) }
 
-    static let utc = EWSZone(tzid: "UTC", isUTC: true, offset: { _ in 0 }, definition: nil)
+    static let utc = EWSReadZone(tzid: "UTC", isUTC: true, offset: { _ in 0 }, definition: nil)
 }
 
 /// Resolves EWS's three ways of naming a zone: a Windows id (`StartTimeZone Id=`), a full
@@ -35,11 +35,11 @@ struct EWSZone {
 final class EWSTimeZones: WallClock, @unchecked Sendable {
     private let resolver: TimeZoneResolver
     private let clock = TimeZoneDatabaseClock.shared
-    private var byName: [String: EWSZone?] = [:]
+    private var byName: [String: EWSReadZone?] = [:]
     /// TZIDs whose built VTIMEZONE has been sent.
     var sentDefinitions: Set<String> = []
     /// Zones built from the document's own definitions, by TZID.
-    private var builtZones: [String: EWSZone] = [:]
+    private var builtZones: [String: EWSReadZone] = [:]
 
     /// Offsets of the zones this document defines, else of the time-zone database's (so a
     /// series' end date becomes UNTIL in the zone it was written in). One reader's thread only.
@@ -53,13 +53,13 @@ final class EWSTimeZones: WallClock, @unchecked Sendable {
     }
 
     /// The zone a name resolves to (IANA, alias, Windows id, Outlook display name), or nil.
-    func zone(named name: String) -> EWSZone? {
+    func zone(named name: String) -> EWSReadZone? {
         if let cached = byName[name] { return cached }
-        var found: EWSZone?
+        var found: EWSReadZone?
         let resolution = resolver.resolveName(name)
         if let id = resolution.zoneID, !resolution.isGuess, let offset = clock.offsetFunction(zone: id) {
             let isUTC = ["Etc/UTC", "UTC", "Etc/GMT", "GMT", "Etc/Universal", "Etc/Zulu"].contains(id)
-            found = EWSZone(tzid: id, isUTC: isUTC, offset: offset, definition: nil)
+            found = EWSReadZone(tzid: id, isUTC: isUTC, offset: offset, definition: nil)
         }
         byName[name] = found
         return found
@@ -67,7 +67,7 @@ final class EWSTimeZones: WallClock, @unchecked Sendable {
 
     /// A `StartTimeZone`, `EndTimeZone` or `TimeZoneDefinition` element: by its Id, else by its
     /// own Periods and Transitions, else by its Name. `problem` says why it did not resolve.
-    func zone(definition element: XMLElement, problem: inout String?) -> EWSZone? {
+    func zone(definition element: XMLElement, problem: inout String?) -> EWSReadZone? {
         let id = element.attribute("Id")
         let name = element.attribute("Name")
         if let id, let zone = zone(named: id) { return zone }
@@ -87,7 +87,7 @@ final class EWSTimeZones: WallClock, @unchecked Sendable {
     }
 
     /// Exchange 2007's `MeetingTimeZone`: by TimeZoneName, else by its BaseOffset and rules.
-    func zone(meetingTimeZone element: XMLElement, problem: inout String?) -> EWSZone? {
+    func zone(meetingTimeZone element: XMLElement, problem: inout String?) -> EWSReadZone? {
         let name = element.attribute("TimeZoneName")
         if let name, let zone = zone(named: name) { return zone }
         guard element.ews("BaseOffset") != nil else {
@@ -105,9 +105,9 @@ final class EWSTimeZones: WallClock, @unchecked Sendable {
         return nil
     }
 
-    private func built(tzid: String, component: Component) throws -> EWSZone {
+    private func built(tzid: String, component: Component) throws -> EWSReadZone {
         guard let rules = VTimeZoneRules(component) else { throw DefinitionError(message: "it defines no offsets") }
-        let zone = EWSZone(tzid: tzid, isUTC: false, offset: { rules.offset(utcSeconds: $0) }, definition: component)
+        let zone = EWSReadZone(tzid: tzid, isUTC: false, offset: { rules.offset(utcSeconds: $0) }, definition: component)
         builtZones[tzid] = zone
         return zone
     }
