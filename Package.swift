@@ -39,7 +39,7 @@ let package = Package(
             name: "Conversion",
             dependencies: [
                 "CalendarModel", "ICalendarData", "ICSFormat", "JSONFormat", "TimeZones", "Recurrence", "CSVFormat", "XCalFormat",
-                "CalDAVFormat", "JCalFormat", "JSCalendarFormat", "GraphFormat",
+                "CalDAVFormat", "JCalFormat", "JSCalendarFormat", "GraphFormat", "EWSFormat",
             ]),
         .executableTarget(
             name: "calport",
@@ -117,7 +117,9 @@ let package = Package(
         .testTarget(name: "ExchangeDataTests", dependencies: ["ExchangeData", "CalendarModel", "Recurrence"], exclude: ["Fixtures"]),
         .testTarget(
             name: "EWSFormatTests",
-            dependencies: ["EWSFormat", "ExchangeData", "ICSFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "Recurrence", "TimeZones"],
+            dependencies: ["EWSFormat", "ExchangeData", "ICSFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "Recurrence", "TimeZones",
+                "XMLSupport",
+            ],
             exclude: ["Fixtures", "Oracle"]),
         .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "CalendarModel", "Conversion"], resources: [.copy("Fixtures")]),
     ],

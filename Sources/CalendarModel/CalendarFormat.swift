@@ -97,6 +97,14 @@ public protocol CalendarFormat: Sendable {
     func makeWriter(sink: ByteSink, options: WriteOptions, log: DiagnosticLog) -> any CalendarWriter
     /// The format's participant words, when it has any.
     var vocabulary: ParticipantVocabulary? { get }
+    /// Whether a folder of documents in this format is one calendar in pages (EWS FindItem
+    /// pages of one mailbox folder) rather than one calendar per file.
+    var folderIsOneCalendar: Bool { get }
+}
+
+extension CalendarFormat {
+    /// Most formats hold one calendar (or more) per file.
+    public var folderIsOneCalendar: Bool { false }
 }
 
 extension CalendarFormat {

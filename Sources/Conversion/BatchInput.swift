@@ -117,6 +117,15 @@ public struct BatchInputExpander {
             for entry in entries where entry.isFolder { try walk(directory: entry.path, into: &result) }
             return
         }
+        if pagedFormat(of: files) != nil {
+            // A folder of pages of one calendar (EWS FindItem pages): one unit, like a vdir.
+            result.inputs.append(
+                BatchInput(
+                    name: base, kind: .collection(directory: base, items: files, title: nil, color: nil),
+                    byteCount: files.reduce(0) { $0 + Self.size($1) }))
+            for entry in entries where entry.isFolder { try walk(directory: entry.path, into: &result) }
+            return
+        }
         for entry in entries {
             if entry.isFolder {
                 try walk(directory: entry.path, into: &result)
@@ -126,6 +135,25 @@ public struct BatchInputExpander {
                 result.skippedFiles.append(entry.path)
             }
         }
+    }
+
+    /// The format of a folder's files when they are all in one format whose folders are one
+    /// calendar (`folderIsOneCalendar`): named by `-f`, by extension, else by their first bytes.
+    private func pagedFormat(of files: [String]) -> (any CalendarFormat)? {
+        guard !files.isEmpty else { return nil }
+        var found: (any CalendarFormat)?
+        for file in files {
+            var format =
+                explicitFormat.flatMap { registry.format(id: $0) }
+                ?? Converter.fileExtension(file).flatMap { registry.format(forExtension: $0) }
+            if format == nil, let handle = FileHandle(forReadingAtPath: file) {
+                format = registry.format(sniffing: [UInt8](handle.readData(ofLength: 4096)))
+                try? handle.close()
+            }
+            guard let format, format.folderIsOneCalendar, found == nil || found?.id == format.id else { return nil }
+            found = format
+        }
+        return found
     }
 
     /// A vdir metadata file's first line, trimmed.

@@ -1,6 +1,7 @@
 import CSVFormat
 import CalDAVFormat
 import CalendarModel
+import EWSFormat
 import GraphFormat
 import ICSFormat
 import JCalFormat
@@ -22,6 +23,7 @@ public enum StandardFormats {
         CSVFormat(.google),
         XCalFormat(),
         CalDAVFormat(calendarDataFormats: [ICSFormat(), XCalFormat()]),
+        EWSFormat(),
         GraphFormat(),
     ]
 

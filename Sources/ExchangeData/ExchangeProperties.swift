@@ -19,11 +19,9 @@ public enum ExchangeProperties {
     public static let ewsItemID = "X-MS-EWS-ITEMID"
     /// EWS ItemId ChangeKey.
     public static let ewsChangeKey = "X-MS-EWS-CHANGEKEY"
-    /// The EWS element whose text a kept Exchange-only field came from (a parameter on the
-    /// `ewsFieldPrefix` properties, so the writer can spell the element again).
-    public static let ewsElementParameter = "X-MS-EWS-ELEMENT"
-    /// Prefix of properties that keep simple Exchange-only CalendarItem fields
-    /// (`X-MS-EWS-ISONLINEMEETING`, …) so an EWS writer can write them back.
+    /// Prefix of properties that keep simple Exchange-only CalendarItem fields, the element's
+    /// name upper-cased (`X-MS-EWS-ISONLINEMEETING` for `t:IsOnlineMeeting`, `X-MS-EWS-LOCATIONURI`
+    /// for EnhancedLocation's LocationUri), so an EWS writer can write them back.
     public static let ewsFieldPrefix = "X-MS-EWS-"
     /// Microsoft Graph event id.
     public static let graphID = "X-MS-GRAPH-ID"

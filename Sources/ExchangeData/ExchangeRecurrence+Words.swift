@@ -137,3 +137,17 @@ extension ExchangeWeekIndex {
         self = index
     }
 }
+
+extension ExchangeRecurrence {
+    /// EWS's month names (MonthNamesType), January first.
+    public static let ewsMonthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
+    ]
+
+    /// The month number (1–12) of an EWS month name, or of a number given as text.
+    public static func month(ews word: String) -> Int? {
+        if let index = ewsMonthNames.firstIndex(of: word) { return index + 1 }
+        if let number = Int(word), (1...12).contains(number) { return number }
+        return nil
+    }
+}

@@ -6,7 +6,8 @@ import CalendarModel
 public enum ExchangeVocabulary {
     /// EWS: role by the list an attendee is in, status by `ResponseType`, type by `MailboxType`
     /// (rooms and resources are the `Resources` list's mailboxes; distribution lists are groups).
-    /// `Organizer` reads as accepted (the reader also makes that attendee the chair).
+    /// `Organizer` reads as accepted (the reader also makes that attendee the chair). Every word
+    /// is a schema enumeration or a list's name, so a word no table knows cannot be written.
     public static let ews = ParticipantVocabulary(
         formatID: "ews", roleField: "attendee list", statusField: "ResponseType", typeField: "MailboxType",
         roles: [
@@ -22,10 +23,11 @@ public enum ExchangeVocabulary {
             (.unknown, "Unknown"), (.person, "OneOff"), (.person, "Contact"), (.resource, "Mailbox"),
             (.room, "Mailbox"),
         ],
-        caseInsensitive: false)
+        caseInsensitive: false, keepsUnknownWords: false)
 
     /// Microsoft Graph: role by attendee `type`, status by `status.response`; Graph has no kinds
-    /// beyond `resource` (rooms and resources alike).
+    /// beyond `resource` (rooms and resources alike); its words are enumerations, so unknown
+    /// words cannot be written.
     public static let graph = ParticipantVocabulary(
         formatID: "graph", roleField: "type", statusField: "status.response", typeField: "type",
         roles: [
@@ -37,7 +39,7 @@ public enum ExchangeVocabulary {
             (.pending, "notResponded"), (.accepted, "organizer"),
         ],
         types: [(.resource, "resource"), (.room, "resource"), (.person, "required"), (.person, "optional")],
-        caseInsensitive: false)
+        caseInsensitive: false, keepsUnknownWords: false)
 
     /// The organizer's own response word, which marks the organizer among the attendees.
     public static let organizerResponse = (ews: "Organizer", graph: "organizer")

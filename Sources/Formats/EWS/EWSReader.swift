@@ -1,0 +1,220 @@
+import CalendarModel
+import ExchangeData
+import TimeZones
+import XMLSupport
+
+/// Reads what Exchange Web Services sends and accepts: SOAP envelopes of GetItem, FindItem
+/// (pages) and SyncFolderItems responses, CreateItem and UpdateItem requests, and bare
+/// `t:Items` / `t:CalendarItem` documents. Every `t:CalendarItem` becomes an event (with its
+/// series, overrides and EXDATEs); the document streams, each item read whole, so memory is
+/// bounded by one item (and the moved occurrences still waiting for their own items).
+///
+/// A SOAP fault, or a response whose messages all have `ResponseClass="Error"`, is a data error
+/// naming Exchange's ResponseCode and the element; when only some messages failed the rest is
+/// converted and each failure is a warning. SyncFolderItems Delete changes are reported as
+/// deletions (warnings naming the ItemId).
+public struct EWSReader: CalendarReader {
+    private let source: ByteSource
+    private let options: ReadOptions
+    private let log: DiagnosticLog
+    private var xml: XMLPullReader?
+    private var mapper: EWSItemMapper
+    private var started = false
+    private var begun = false
+    private var finished = false
+    private var sawEWS = false
+    private var succeeded = 0
+    private var failures: [(code: String, text: String, line: Int, path: String)] = []
+    /// Overrides made from a master's ModifiedOccurrences, sent at the end unless the
+    /// occurrence's own item came (keyed by UID and RECURRENCE-ID).
+    private var movedOccurrences: [Event] = []
+    private var exceptionsSeen: Set<String> = []
+    private var pending: [CalendarStreamElement] = []
+    private var pendingIndex = 0
+
+    /// A reader over `source` whose participant words are `vocabulary` (EWS's, with overrides).
+    public init(source: ByteSource, options: ReadOptions, log: DiagnosticLog, vocabulary: ParticipantVocabulary = ExchangeVocabulary.ews) {
+        self.source = source
+        self.options = options
+        self.log = log
+        self.mapper = EWSItemMapper(zones: EWSTimeZones(), vocabulary: vocabulary, sourceName: options.sourceName, log: log)
+    }
+
+    public mutating func next() throws -> CalendarStreamElement? {
+        while true {
+            if pendingIndex < pending.count {
+                let element = pending[pendingIndex]
+                pendingIndex += 1
+                if pendingIndex == pending.count {
+                    pending.removeAll(keepingCapacity: true)
+                    pendingIndex = 0
+                }
+                return element
+            }
+            if finished { return nil }
+            do {
+                try step()
+            } catch let e as XMLError {
+                finished = true
+                throw CalendarError(
+                    .data, file: e.file, line: e.line, location: e.path, "\(e.message) (the EWS document is cut short or not well-formed)")
+            }
+        }
+    }
+
+    private mutating func reader() throws -> XMLPullReader {
+        if let xml { return xml }
+        let source = self.source
+        let made = try XMLPullReader(name: options.sourceName) { try source.read(into: $0) }
+        xml = made
+        return made
+    }
+
+    private func fail(_ line: Int?, _ path: String, _ message: String) -> CalendarError {
+        CalendarError(.data, file: options.sourceName, line: line, location: path, message)
+    }
+
+    private mutating func begin() {
+        guard !begun else { return }
+        begun = true
+        pending.append(.beginCalendar(Calendar(kind: .exchange, allowsContentModifications: true)))
+    }
+
+    private mutating func step() throws {
+        let xml = try reader()
+        guard let event = try xml.next() else {
+            try end(xml)
+            return
+        }
+        guard case .start(let name, let attributes) = event else { return }
+        if !started {
+            started = true
+            guard EWSNames.isSOAP(name) || EWSNames.isEWS(name) else {
+                throw fail(
+                    xml.line, xml.path,
+                    "not an EWS document: the root element is \(name), not a SOAP envelope or an element of EWS's namespaces")
+            }
+        }
+        if EWSNames.isEWS(name) { sawEWS = true }
+        if EWSNames.isSOAP(name), name.local == "Fault" {
+            let fault = try xml.readElement(start: name, attributes: attributes)
+            let code =
+                fault.descendant("ResponseCode")?.trimmedText ?? fault.descendant("faultcode")?.trimmedText
+                ?? fault.descendant("Value")?.trimmedText ?? "?"
+            let text =
+                fault.descendant("MessageText")?.trimmedText ?? fault.descendant("faultstring")?.trimmedText
+                ?? fault.descendant("Text")?.trimmedText ?? ""
+            throw fail(fault.line, fault.path, "Exchange answered with a SOAP fault: \(code)\(text.isEmpty ? "" : ": \(text)")")
+        }
+        if EWSNames.isMessages(name), name.local.hasSuffix("ResponseMessage"),
+            let responseClass = attributes.first(where: { $0.name.local == "ResponseClass" })?.value
+        {
+            if responseClass == "Error" {
+                let message = try xml.readElement(start: name, attributes: attributes)
+                failures.append(
+                    (
+                        message.descendant("ResponseCode")?.trimmedText ?? "?", message.descendant("MessageText")?.trimmedText ?? "",
+                        message.line, message.path
+                    ))
+                return
+            }
+            succeeded += 1
+            if responseClass == "Warning" {
+                log.warning(
+                    file: options.sourceName, line: xml.line, location: xml.path,
+                    "Exchange answered \(name.local) with a warning; its items are read")
+            }
+            return
+        }
+        guard EWSNames.isTypes(name) else { return }
+        switch name.local {
+        case "TimeZoneContext":
+            let context = try xml.readElement(start: name, attributes: attributes)
+            if let definition = context.ews("TimeZoneDefinition") {
+                var problem: String?
+                mapper.contextZone = mapper.zones.zone(definition: definition, problem: &problem)
+                if let problem { log.warning(file: options.sourceName, line: definition.line, location: definition.path, problem) }
+                if let built = mapper.contextZone?.definition, let tzid = mapper.contextZone?.tzid,
+                    !mapper.zones.sentDefinitions.contains(tzid)
+                {
+                    mapper.zones.sentDefinitions.insert(tzid)
+                    begin()
+                    pending.append(.entry(.timeZone(built), line: definition.line))
+                }
+            }
+        case "CalendarItem":
+            let element = try xml.readEWSItem(start: name, attributes: attributes)
+            try emit(element)
+        case "ItemChange":
+            // UpdateItem: the changed fields of one item, each in its own SetItemField.
+            let change = try xml.readElement(start: name, attributes: attributes)
+            var merged = XMLElement(name: XMLName(EWSNames.types, "CalendarItem"), line: change.line, path: change.path)
+            if let id = change.ews("ItemId") { merged.children.append(id) }
+            for set in change.ews("Updates")?.children ?? [] where set.name.local.hasPrefix("Set") || set.name.local.hasPrefix("Append") {
+                if let item = set.ews("CalendarItem") { merged.children += item.children }
+            }
+            guard merged.children.contains(where: { $0.name.local != "ItemId" }) else {
+                log.warning(
+                    file: options.sourceName, line: change.line, location: change.path,
+                    "an ItemChange changes no CalendarItem field; left out")
+                return
+            }
+            try emit(merged)
+        case "Delete" where xml.path.contains("Changes"):
+            let delete = try xml.readElement(start: name, attributes: attributes)
+            let id = delete.ews("ItemId")?.attribute("Id") ?? "?"
+            log.warning(
+                file: options.sourceName, line: delete.line, location: delete.path,
+                "deleted on the server (SyncFolderItems Delete): item \(id)")
+        case "Message", "MeetingRequest", "MeetingResponse", "MeetingCancellation", "MeetingMessage", "Task", "Contact",
+            "DistributionList", "PostItem", "Item":
+            // Not calendar items (meeting messages live in the inbox): skipped whole.
+            try xml.skipElement()
+        default:
+            return
+        }
+    }
+
+    private mutating func emit(_ element: XMLElement) throws {
+        let mapped = try mapper.map(element)
+        begin()
+        for definition in mapped.definitions { pending.append(.entry(.timeZone(definition), line: element.line)) }
+        let item = mapped.event.item
+        if let recurrenceID = item.recurrenceID, let uid = item.uid { exceptionsSeen.insert(Self.key(uid, recurrenceID)) }
+        pending.append(.entry(.event(mapped.event), line: element.line))
+        movedOccurrences += mapped.movedOccurrences
+    }
+
+    private static func key(_ uid: String, _ recurrenceID: CalendarDateTime) -> String {
+        "\(uid)\u{0}\(recurrenceID.wallSecondsSinceEpoch)"
+    }
+
+    private mutating func end(_ xml: XMLPullReader) throws {
+        finished = true
+        guard started else { throw fail(nil, "/", "the input is empty: no EWS document") }
+        guard sawEWS else { throw fail(nil, "/", "not an EWS document: the SOAP envelope holds no element of EWS's namespaces") }
+        if !failures.isEmpty, succeeded == 0 {
+            let first = failures[0]
+            let more = failures.count > 1 ? " (and \(failures.count - 1) more failed messages)" : ""
+            throw fail(
+                first.line, first.path,
+                "Exchange answered ResponseClass=\"Error\": \(first.code)\(first.text.isEmpty ? "" : ": \(first.text)")\(more)")
+        }
+        for failure in failures {
+            log.warning(
+                file: options.sourceName, line: failure.line, location: failure.path,
+                "a response message failed (ResponseClass=\"Error\"): \(failure.code)\(failure.text.isEmpty ? "" : ": \(failure.text)"); the other messages are read"
+            )
+        }
+        begin()
+        for moved in movedOccurrences {
+            guard let uid = moved.item.uid, let recurrenceID = moved.item.recurrenceID, exceptionsSeen.contains(Self.key(uid, recurrenceID))
+            else {
+                pending.append(.entry(.event(moved), line: 0))
+                continue
+            }
+        }
+        movedOccurrences.removeAll()
+        pending.append(.endCalendar(trailingProperties: []))
+    }
+}
