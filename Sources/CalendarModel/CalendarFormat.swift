@@ -97,9 +97,15 @@ public protocol CalendarFormat: Sendable {
     func makeWriter(sink: ByteSink, options: WriteOptions, log: DiagnosticLog) -> any CalendarWriter
     /// The format's participant words, when it has any.
     var vocabulary: ParticipantVocabulary? { get }
+    /// Whether the format's writer writes this entry: what it leaves out (and reports as a
+    /// loss) is not counted as written.
+    func holds(_ entry: CalendarEntry) -> Bool
 }
 
 extension CalendarFormat {
+    /// Most formats write every entry.
+    public func holds(_ entry: CalendarEntry) -> Bool { true }
+
     /// The format's participant words with a run's overrides applied.
     public func vocabulary(with overrides: VocabularyOverrides) -> ParticipantVocabulary? {
         vocabulary?.applying(overrides)
