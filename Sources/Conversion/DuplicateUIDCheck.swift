@@ -50,10 +50,10 @@ struct DuplicateUIDCheck {
             lastOutput = (output, number)
         }
         let key = Key(output: number, uid: uid, recurrenceID: item.recurrenceID)
-        guard let earlier = first[key] else {
-            first[key] = Place(input: input, line: line)
-            return
-        }
+        // One hash per item: a new key (nearly every item) is stored by the lookup itself; a
+        // repeated one gets its first place back.
+        guard let earlier = first.updateValue(Place(input: input, line: line), forKey: key) else { return }
+        first[key] = earlier
         guard earlier.input != input else { return }
         found += 1
         guard found <= Self.warningLimit else { return }
