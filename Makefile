@@ -1,10 +1,12 @@
 # calport — two commands on a fresh machine: `make demo` and `make test` (both run `make deps`).
 SWIFT ?= swift
-APT_PACKAGES := libicu-dev libxml2-dev libjemalloc-dev pkg-config
-PIP_PACKAGES := jsonschema python-dateutil
+# chromium: the headless browser the HTML report's tests render pages in (Tests/ReportTests).
+APT_PACKAGES := libicu-dev libxml2-dev libjemalloc-dev pkg-config chromium
+PIP_PACKAGES := jsonschema python-dateutil exchangelib
+TZLOCAL_VERSION := 5.4.5
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo test lint format bench bench-deps clean
+.PHONY: deps build demo test lint format bench bench-deps clean sample-report
 
 # Installs the C libraries, the Python test oracles and Radicale when missing; does nothing when present.
 deps:
@@ -13,7 +15,11 @@ deps:
 		echo "installing$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
-	@python3 -c "import jsonschema, dateutil" 2>/dev/null || python3 -m pip install -q $(PIP_PACKAGES)
+	@python3 -c "import jsonschema, dateutil, exchangelib" 2>/dev/null || python3 -m pip install -q $(PIP_PACKAGES)
+	@# Oracles of the Windows zone table (tzlocal's CLDR snapshot, pinned: the table is generated
+	@# from it) and of X-WR-TIMEZONE round trips (python icalendar and x-wr-timezone).
+	@python3 -c "import importlib.metadata as m, icalendar, x_wr_timezone; assert m.version('tzlocal') == '$(TZLOCAL_VERSION)'" \
+		2>/dev/null || python3 -m pip install -q icalendar x-wr-timezone tzlocal==$(TZLOCAL_VERSION)
 	@# Radicale: the real CalDAV server the CalDAV tests start on 127.0.0.1 (RadicaleRoundTripTests).
 	@python3 -c "import radicale" 2>/dev/null || python3 -m pip install -q radicale
 
@@ -26,6 +32,14 @@ demo: build
 	@$(SWIFT) run -q calport inspect samples/google-family.ics
 	@echo "== calport convert samples/google-family.ics -t json"
 	@$(SWIFT) run -q calport convert samples/google-family.ics -t json
+
+# The sample HTML report in docs/ (README, "The HTML report"): samples/ merged into Outlook's CSV.
+SAMPLE_REPORT_RUN := convert samples/apple-personal.ics samples/google-family.ics samples/outlook-team-meetings.ics \
+	--merge -t csv-outlook -o .build/sample-report/samples.csv --no-progress
+sample-report: build
+	@mkdir -p .build/sample-report
+	$(SWIFT) run -q calport $(SAMPLE_REPORT_RUN) --report docs/sample-report.html
+	$(SWIFT) run -q calport $(SAMPLE_REPORT_RUN) --report docs/sample-report.json
 
 test: deps
 	$(SWIFT) build --build-tests

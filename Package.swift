@@ -8,7 +8,7 @@ let package = Package(
             name: "CalPort",
             targets: [
                 "CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "TimeZones", "Recurrence",
-                "CSVFormat", "XMLSupport", "XCalFormat", "CalDAVFormat", "JCalCoding", "JCalFormat", "JSCalendarFormat",
+                "CSVFormat", "XMLSupport", "XCalFormat", "CalDAVFormat", "JCalCoding", "JCalFormat", "JSCalendarFormat", "ExchangeData", "EWSFormat",
             ]),
         .executable(name: "calport", targets: ["calport"]),
     ],
@@ -28,7 +28,12 @@ let package = Package(
         .target(name: "CalendarModel"),
         .target(name: "TimeZones", dependencies: ["CalendarModel", "CICUShim"]),
         .target(name: "ICalendarData", dependencies: ["CalendarModel"]),
+        // What EWS and Graph share: recurrence patterns, words, Windows zones (as ICalendarData is for ICS, jCal, xCal).
+        .target(name: "ExchangeData", dependencies: ["CalendarModel", "TimeZones", "Recurrence"]),
         .target(name: "ICSFormat", dependencies: ["CalendarModel", "ICalendarData"], path: "Sources/Formats/ICS"),
+        .target(
+            name: "EWSFormat", dependencies: ["CalendarModel", "ExchangeData", "TimeZones", "Recurrence", "XMLSupport"],
+            path: "Sources/Formats/EWS"),
         .target(
             name: "Conversion",
             dependencies: [
@@ -37,7 +42,7 @@ let package = Package(
             ]),
         .executableTarget(
             name: "calport",
-            dependencies: ["Conversion", "TimeZones", "Recurrence", "CSVFormat", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Conversion", "TimeZones", "Recurrence", "CSVFormat", "EWSFormat", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             // jemalloc (Debian's libjemalloc-dev) replaces glibc's malloc in the tool: a
             // conversion allocates and frees millions of small strings and arrays, and items are
             // freed on another thread than the one that parsed them (BENCHMARKS.md: ~15% less CPU).
@@ -52,6 +57,7 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "ConversionTests", dependencies: ["Conversion", "ICSFormat", "TimeZones", "CalendarTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ReportTests", dependencies: ["Conversion", "CalendarModel", "CalendarTestSupport"], exclude: ["rendered_figures.py"]),
         .testTarget(
             name: "CalendarKindTests", dependencies: ["Conversion", "ICalendarData", "CalendarTestSupport"],
             exclude: ["Fixtures"]),
@@ -99,6 +105,11 @@ let package = Package(
             name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel", "ICSFormat", "Conversion", "CalendarTestSupport"],
             resources: [.copy("Fixtures")]),
         .target(name: "Recurrence", dependencies: ["CalendarModel", "TimeZones"]),
+        .testTarget(name: "ExchangeDataTests", dependencies: ["ExchangeData", "CalendarModel", "Recurrence"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "EWSFormatTests",
+            dependencies: ["EWSFormat", "ExchangeData", "ICSFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "Recurrence", "TimeZones"],
+            exclude: ["Fixtures", "Oracle"]),
         .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "CalendarModel", "Conversion"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],

@@ -4,6 +4,7 @@
 Generates archives with ../shared/bench/gen_archive.py (deterministic; kept under bench-data/,
 which git ignores), then times, for each size:
   calport ICS -> ICS, ICS -> jsonl, ICS -> jcal (when a jcal format is registered),
+  ICS -> EWS and EWS -> ICS (when an ews format is registered; EWS -> ICS when it reads),
   libical parse + serialize (libical_roundtrip.c), python icalendar parse -> ICS and -> jCal.
 Each figure is the median wall time of --runs runs; peak RSS is the child's ru_maxrss from
 wait4. The machines are shared and noisy, so the ratios (same run, same files) are what count.
@@ -86,7 +87,9 @@ def main():
     os.makedirs(args.data, exist_ok=True)
     libical = build_libical(args.data)
     formats = subprocess.run([args.calport, "formats"], check=True, capture_output=True, text=True).stdout
-    has_jcal = any(line.split("\t")[0] == "jcal" for line in formats.splitlines())
+    format_ids = {line.split("\t")[0] for line in formats.splitlines()}
+    has_jcal = "jcal" in format_ids
+    has_ews = "ews" in format_ids
     out = lambda name: os.path.join(args.data, name)
 
     print(f"machine: {platform.node()} {platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}; "
@@ -121,6 +124,18 @@ def main():
         if has_jcal:
             cp_jcal = measure("calport ICS -> jcal", [args.calport, "convert", path, "-o", out("calport.jcal"), "-t", "jcal", "--no-progress"],
                               args.runs)
+        if has_ews:
+            # EWS both ways (issue 15): ICS -> EWS, then that EWS back to ICS (-f ews: the reader
+            # needs no sniffing). Bound: within 3x ICS -> ICS, peak RSS flat across sizes.
+            cp_ews = measure("calport ICS -> EWS", [args.calport, "convert", path, "-o", out("calport.xml"), "-t", "ews", "--no-progress"],
+                             args.runs)
+            ews_ics = None
+            if subprocess.run([args.calport, "convert", out("calport.xml"), "-f", "ews", "-t", "ics", "-o", out("from-ews.ics"),
+                               "--no-progress"], capture_output=True).returncode == 0:
+                ews_ics = measure("calport EWS -> ICS", [args.calport, "convert", out("calport.xml"), "-f", "ews", "-o",
+                                                          out("from-ews.ics"), "--no-progress"], args.runs)
+            print(f"  calport ICS->EWS = {cp_ews['seconds'] / cp_ics['seconds']:.2f}x the time of ICS->ICS"
+                  + (f", EWS->ICS = {ews_ics['seconds'] / cp_ics['seconds']:.2f}x" if ews_ics else ", EWS->ICS: this build cannot read EWS"))
         li = measure("libical parse+serialize ICS -> ICS", li_cmd, args.runs, li_result)
         round_ratios = sorted(l / c for l, c in zip(li_result[2], cp_result[2]))
         py_ics = py_json = None

@@ -4,6 +4,7 @@
 #include <unicode/ucal.h>
 #include <unicode/ures.h>
 #include <unicode/uclean.h>
+#include <unicode/ulocdata.h>
 #include <unicode/ustring.h>
 #include <unicode/uversion.h>
 
@@ -47,6 +48,16 @@ extern "C" int32_t cp_icu_tzdata_version(char *out, int32_t capacity) {
     const char *version = ucal_getTZDataVersion(&status);
     if (U_FAILURE(status) || version == nullptr) return -1;
     return copyOut(version, out, capacity);
+}
+
+extern "C" int32_t cp_icu_cldr_version(char *out, int32_t capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    UVersionInfo version;
+    ulocdata_getCLDRVersion(version, &status);
+    if (U_FAILURE(status)) return -1;
+    char text[U_MAX_VERSION_STRING_LENGTH];
+    u_versionToString(version, text);
+    return copyOut(text, out, capacity);
 }
 
 extern "C" int32_t cp_icu_windows_to_iana(const char *windowsId, const char *region, char *out,

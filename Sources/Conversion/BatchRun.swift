@@ -30,6 +30,8 @@ final class BatchRun {
     private var currentInput = 0
     /// Temporary copies of standard input, for runs that read their inputs twice.
     private var spools: [String] = []
+    /// When the run began, for the report's duration.
+    private let started = Date()
 
     init(converter: Converter, request: ConversionRequest, log: DiagnosticLog) throws {
         self.converter = converter
@@ -38,6 +40,7 @@ final class BatchRun {
         self.outputFormat = try converter.resolveOutputFormat(request)
         self.transaction = OutputTransaction(dryRun: request.dryRun)
         self.report = ConversionReport(dryRun: request.dryRun, outputFormat: outputFormat.id)
+        report.run = ConversionReport.Run(arguments: request.commandLine, start: started)
     }
 
     deinit {
@@ -89,6 +92,11 @@ final class BatchRun {
     var summaryReport: ConversionReport { report }
 
     private func finishReport() {
+        report.run?.durationSeconds = Date().timeIntervalSince(started)
+        for i in report.inputs.indices {
+            report.inputs[i].file = SecretRedaction.text(report.inputs[i].file)
+            report.inputs[i].error = report.inputs[i].error.map(SecretRedaction.text)
+        }
         report.collect(log.diagnostics)
         summary.warnings = log.warningCount
         summary.report = report

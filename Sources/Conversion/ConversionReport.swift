@@ -19,6 +19,11 @@ public struct ConversionReport: Codable, Sendable, Equatable {
     public struct CalendarCounts: Codable, Sendable, Equatable {
         /// The calendar's title, if it has one.
         public var title: String?
+        /// EventKit's calendar type: local, calDAV, exchange, subscription or birthday.
+        public var kind = "local"
+        /// Whether the calendar does not allow modifications (birthday and subscription
+        /// calendars, read-only shares).
+        public var readOnly = false
         /// VEVENTs.
         public var events = 0
         /// VTODOs.
@@ -27,6 +32,11 @@ public struct ConversionReport: Codable, Sendable, Equatable {
         public var timeZones = 0
         /// Components kept as they were (VJOURNAL, VFREEBUSY, …).
         public var otherComponents = 0
+        /// Events and reminders that are one occurrence of a series (they carry a
+        /// RECURRENCE-ID: detached occurrences, or each occurrence `--expand` wrote).
+        public var occurrences = 0
+        /// Events by the month they start in, counted as they stream past.
+        public var eventsByMonth = MonthlyCounts()
     }
 
     /// One output file (or vdir folder) and the calendars in it.
@@ -105,8 +115,12 @@ public struct ConversionReport: Codable, Sendable, Equatable {
         public var timeZones = 0
         /// Other components written.
         public var otherComponents = 0
+        /// Occurrences of a series written (items with a RECURRENCE-ID).
+        public var occurrences = 0
     }
 
+    /// The command, when and how long, and which calport.
+    public var run: Run?
     /// Whether this was a dry run (nothing written).
     public var dryRun: Bool
     /// The output format's id.
@@ -125,6 +139,8 @@ public struct ConversionReport: Codable, Sendable, Equatable {
     public var losses: [Loss] = []
     /// What merging did, when merging.
     public var merge: Merge?
+    /// What a push to a CalDAV server did, when pushing (ConversionReport+Push.swift).
+    public var push: Push?
 
     /// An empty report for a run.
     public init(dryRun: Bool, outputFormat: String) {
@@ -145,7 +161,7 @@ public struct ConversionReport: Codable, Sendable, Equatable {
         let o = outputs.count - 1
         switch element {
         case .beginCalendar(let c):
-            outputs[o].calendars.append(CalendarCounts(title: c.title))
+            outputs[o].calendars.append(CalendarCounts(title: c.title, kind: c.kind.rawValue, readOnly: !c.allowsContentModifications))
             totals.calendars += 1
             return
         case .endCalendar:
@@ -157,12 +173,23 @@ public struct ConversionReport: Codable, Sendable, Equatable {
             }
             let c = outputs[o].calendars.count - 1
             switch entry {
-            case .event:
+            case .event(let event):
                 outputs[o].calendars[c].events += 1
                 totals.events += 1
-            case .reminder:
+                if let start = event.item.start {
+                    outputs[o].calendars[c].eventsByMonth.add(year: start.date.year, month: start.date.month)
+                }
+                if event.item.recurrenceID != nil {
+                    outputs[o].calendars[c].occurrences += 1
+                    totals.occurrences += 1
+                }
+            case .reminder(let reminder):
                 outputs[o].calendars[c].reminders += 1
                 totals.reminders += 1
+                if reminder.item.recurrenceID != nil {
+                    outputs[o].calendars[c].occurrences += 1
+                    totals.occurrences += 1
+                }
             case .timeZone:
                 outputs[o].calendars[c].timeZones += 1
                 totals.timeZones += 1
@@ -205,6 +232,18 @@ public struct ConversionReport: Codable, Sendable, Equatable {
             supersededExamples: merge.supersededExamples.map(choice))
     }
 
+    /// The report in `format`: JSON, or the HTML page a person opens.
+    public func data(_ format: ReportFormat) throws -> [UInt8] {
+        switch format {
+        case .json:
+            var data = try jsonData()
+            data.append(0x0A)
+            return Array(data)
+        case .html:
+            return Array(HTMLReport(self).render().utf8)
+        }
+    }
+
     /// The report as pretty-printed JSON with sorted keys (stable for diffs).
     public func jsonData() throws -> Data {
         let encoder = JSONEncoder()
@@ -212,13 +251,11 @@ public struct ConversionReport: Codable, Sendable, Equatable {
         return try encoder.encode(self)
     }
 
-    /// Writes the report atomically to `path`.
-    public func write(to path: String) throws {
+    /// Writes the report atomically to `path`, in `format`.
+    public func write(to path: String, format: ReportFormat = .json) throws {
         let sink = try AtomicFileSink(destination: path)
         do {
-            var data = try jsonData()
-            data.append(0x0A)
-            try sink.write(Array(data))
+            try sink.write(try data(format))
             try sink.commit()
         } catch {
             sink.discard()

@@ -24,8 +24,12 @@ public struct ConversionRequest: Sendable {
     public var dryRun: Bool
     /// How many inputs are read at the same time (1 = one after another).
     public var jobs: Int
-    /// Where to write the JSON report (`--report FILE`), if anywhere.
+    /// Where to write the report (`--report FILE`), if anywhere.
     public var reportPath: String?
+    /// The report's format when the path's extension does not say (`--report-format`).
+    public var reportFormat: ReportFormat?
+    /// The command line as typed, for the report (secrets are masked there).
+    public var commandLine: [String] = []
     /// Draw a progress bar on standard error when it is a terminal.
     public var showsProgress: Bool
 

@@ -19,14 +19,17 @@ public struct Converter: Sendable {
     @discardableResult
     public func run(_ request: ConversionRequest, log: DiagnosticLog) throws -> ConversionSummary {
         guard !request.inputs.isEmpty else { throw CalendarError(.usage, file: "-", "no input given") }
+        let reportFormat = try request.reportPath.map { try ReportFormat.resolve(path: $0, explicit: request.reportFormat) }
         try ReadOnlyTarget(converter: self).check(request)
         let batch = try BatchRun(converter: self, request: request, log: log)
         do {
             let summary = try batch.run()
-            if let path = request.reportPath, let report = summary.report { try report.write(to: path) }
+            if let path = request.reportPath, let reportFormat, let report = summary.report {
+                try report.write(to: path, format: reportFormat)
+            }
             return summary
         } catch {
-            if let path = request.reportPath { try? batch.summaryReport.write(to: path) }
+            if let path = request.reportPath, let reportFormat { try? batch.summaryReport.write(to: path, format: reportFormat) }
             throw error
         }
     }

@@ -15,6 +15,9 @@ enum ICU {
     /// The tz data release ICU carries in its own data, e.g. `2022e`.
     static var tzdataVersion: String? { string { cp_icu_tzdata_version($0, $1) } }
 
+    /// The CLDR release ICU's own data comes from, e.g. `42.0` (its Windows zone table's).
+    static var cldrVersion: String? { string { cp_icu_cldr_version($0, $1) } }
+
     /// CLDR's canonical id for a zone id or alias; nil when ICU does not know it.
     static func canonicalID(_ id: String) -> String? {
         var isSystem: Int32 = 0

@@ -24,6 +24,9 @@ public final class TimeZoneNormalizer {
     // State of the calendar being streamed.
     private var definitions: [String: Component] = [:]
     private var calendarDefault: String?
+    /// The zone the calendar's X-WR-TIMEZONE gives its floating times, while the output moves
+    /// times to another zone (`--tz utc`, `--tz ZONE`) and `--floating-tz` does not say otherwise.
+    private var calendarFloatingZone: String?
     private var emitted: Set<String> = []
     private var warned: Set<String> = []
     private var byName: [String: Source] = [:]
@@ -104,8 +107,14 @@ public final class TimeZoneNormalizer {
             byYears = [:]
             lastSource = nil
             calendarDefault = calendar.defaultTimeZone
+            calendarFloatingZone = nil
             if let stated = calendar.defaultTimeZone {
                 if let id = resolver.resolveName(stated).zoneID {
+                    // Floating times of such a calendar are wall times of its X-WR-TIMEZONE (as
+                    // Google and Apple write them). Kept floating, they would follow the rewritten
+                    // X-WR-TIMEZONE to other instants; so every one of them (DTSTART, DTEND,
+                    // RECURRENCE-ID, EXDATE, RDATE) is read in that zone, as with `--floating-tz`.
+                    if options.output != .keep, floatingZone == nil { calendarFloatingZone = id }
                     calendar.defaultTimeZone = output(targetZone ?? id).name
                 } else {
                     warnOnce("X-WR-TIMEZONE \(stated)", line: nil, "X-WR-TIMEZONE \"\(stated)\" names no known time zone; kept as is")
@@ -127,6 +136,7 @@ public final class TimeZoneNormalizer {
             try flushHeldEntries(emit: emit)
             definitions = [:]
             calendarDefault = nil
+            calendarFloatingZone = nil
             try emit(element)
         }
     }
@@ -236,9 +246,9 @@ public final class TimeZoneNormalizer {
         var sourceZone: String?
         switch value.reference {
         case .floating:
-            guard let floatingZone, let zone = resolver.database.zone(floatingZone) else { return }
+            guard let floating = floatingZone ?? calendarFloatingZone, let zone = resolver.database.zone(floating) else { return }
             instant = zone.utcSeconds(wallSeconds: value.wallSecondsSinceEpoch)
-            sourceZone = floatingZone
+            sourceZone = floating
         case .utc:
             // Most date-times of a file are UTC stamps (DTSTAMP, CREATED, LAST-MODIFIED) that
             // stay as they are unless `--tz ZONE` wants wall times; a leap second (:60) still

@@ -17,7 +17,26 @@ public final class TimeZoneResolver: @unchecked Sendable {
     private var matchCache: [MatchKey: TimeZoneResolution] = [:]
     private lazy var windowsByLowercase: [String: String] = {
         var map: [String: String] = [:]
-        for row in WindowsZoneMapping.all { map[row.windowsID.lowercased()] = row.windowsID }
+        for row in WindowsZoneMapping.icu + WindowsZoneMapping.all { map[row.windowsID.lowercased()] = row.windowsID }
+        return map
+    }()
+    /// Current CLDR's rows by Windows id, then region: what `windowsZone` consults first.
+    private lazy var windowsRows: [String: [String: [String]]] = {
+        var map: [String: [String: [String]]] = [:]
+        for row in WindowsZoneMapping.all { map[row.windowsID, default: [:]][row.region] = row.zones }
+        return map
+    }()
+    /// Current CLDR's Windows id of every zone it lists, under CLDR's spelling and today's
+    /// (`Asia/Calcutta` and `Asia/Kolkata`); a zone's 001 row is taken before other regions'.
+    private lazy var windowsByZone: [String: String] = {
+        var map: [String: String] = [:]
+        let rows = WindowsZoneMapping.all.filter { $0.region == "001" } + WindowsZoneMapping.all.filter { $0.region != "001" }
+        for row in rows {
+            for zone in row.zones {
+                if map[zone] == nil { map[zone] = row.windowsID }
+                if let current = database.currentIdentifier(for: zone), map[current] == nil { map[current] = row.windowsID }
+            }
+        }
         return map
     }()
     private lazy var windowsDefaults: Set<String> = {
@@ -133,11 +152,20 @@ public final class TimeZoneResolver: @unchecked Sendable {
         return resolution
     }
 
-    /// The Windows id CLDR gives a zone (`America/New_York` → `Eastern Standard Time`).
+    /// The Windows id current CLDR gives a zone (`America/New_York` → `Eastern Standard Time`,
+    /// `Asia/Bishkek` → `Central Asia Standard Time`), for writers that must name zones the
+    /// Windows way; ICU's older table answers only for zones the current one does not list.
     public func windowsID(for zone: String) -> String? {
+        lock.lock()
+        let index = windowsByZone
+        lock.unlock()
+        if let id = index[zone] { return id }
+        if let current = database.currentIdentifier(for: zone), let id = index[current] { return id }
         if let id = ICU.windowsID(iana: zone) { return id }
         // CLDR lists zones in its own (older) spelling; try the alias ICU knows.
-        if let canonical = ICU.canonicalID(zone), canonical != zone { return ICU.windowsID(iana: canonical) }
+        if let canonical = ICU.canonicalID(zone), canonical != zone {
+            return index[canonical] ?? ICU.windowsID(iana: canonical)
+        }
         return nil
     }
 
@@ -249,7 +277,15 @@ public final class TimeZoneResolver: @unchecked Sendable {
         let spelled = windowsByLowercase[name.lowercased()]
         lock.unlock()
         guard let id = spelled else { return nil }
-        let mapped = region.flatMap { ICU.ianaID(windows: id, region: $0) } ?? ICU.ianaID(windows: id, region: nil)
+        lock.lock()
+        let rows = windowsRows[id]
+        lock.unlock()
+        let mapped: String?
+        if let rows {
+            mapped = (region.flatMap { rows[$0.uppercased()] } ?? rows["001"])?.first
+        } else {
+            mapped = region.flatMap { ICU.ianaID(windows: id, region: $0) } ?? ICU.ianaID(windows: id, region: nil)
+        }
         guard let mapped else { return nil }
         return database.currentIdentifier(for: mapped) ?? mapped
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Conversion
 import Foundation
 
 /// The `calport` command: moves calendar data among ICS, CSV, JSON and CalDAV XML.
@@ -7,6 +8,7 @@ struct CalPortCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calport",
         abstract: "Convert calendar data among ICS, CSV, JSON and CalDAV XML, faithfully.",
+        version: CalPortVersion.current,
         subcommands: [ConvertCommand.self, InspectCommand.self, FormatsCommand.self, TimeZoneCommand.self])
 
     /// Runs the command, reporting usage errors with status 2 (DEVELOPERS.md) rather than

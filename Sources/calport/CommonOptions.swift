@@ -46,3 +46,5 @@ enum ExitStatus {
 }
 
 extension OutputLayout: ExpressibleByArgument {}
+
+extension ReportFormat: ExpressibleByArgument {}

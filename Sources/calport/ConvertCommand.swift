@@ -25,8 +25,11 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "Read everything and show what would be written; write nothing.")
     var dryRun = false
 
-    @Option(help: "Write a JSON report: counts per calendar and type, warnings with their places, fields the target could not hold.")
+    @Option(help: "Write a report: counts per calendar and type, warnings with their places, fields the target could not hold, merge choices. A .html path gets a page to open in a browser; .json (the default) the JSON.")
     var report: String?
+
+    @Option(help: "The report's format where its path has no .json or .html extension: json or html.")
+    var reportFormat: ReportFormat?
 
     @Option(name: .shortAndLong, help: "Inputs read at the same time (default: one per core).")
     var jobs: Int?
@@ -52,6 +55,8 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup(title: "CSV") var csv: CSVOptions
 
+    @OptionGroup(title: "EWS") var ews: EWSOptions
+
     func validate() throws {
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input can be read only once") }
         let layout = effectiveLayout
@@ -65,6 +70,13 @@ struct ConvertCommand: ParsableCommand {
             throw ValidationError("--layout directory needs -t FORMAT (the files' format)")
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let report {
+            do { _ = try ReportFormat.resolve(path: report, explicit: reportFormat) } catch let error as CalendarError {
+                throw ValidationError(error.diagnostic.message)
+            }
+        } else if reportFormat != nil {
+            throw ValidationError("--report-format needs --report FILE")
+        }
     }
 
     /// The layout asked for, or the one the output path implies.
@@ -85,12 +97,14 @@ struct ConvertCommand: ParsableCommand {
         do {
             var request = ConversionRequest(
                 inputs: inputs, output: output, inputFormat: from, outputFormat: to ?? (layout == .vdir ? "ics" : nil),
-                strict: common.strict, formatSettings: csv.formatSettings, outputLayout: layout, merge: merge, dryRun: dryRun,
+                strict: common.strict, formatSettings: csv.formatSettings.merging(ews.formatSettings) { csv, _ in csv }, outputLayout: layout, merge: merge, dryRun: dryRun,
                 jobs: jobs ?? ConversionRequest.defaultJobs, reportPath: report, showsProgress: !noProgress && !common.quiet,
                 timeZones: timeZones.options,
                 vocabularyOverrides: try vocabulary.mapFile.map { try VocabularyMapFile.load(path: $0) } ?? .none,
                 birthdays: kinds.birthdays, leapDay: kinds.leapDay, subscriptions: kinds.subscriptions, force: kinds.force)
             request.recurrence = try dateRange.makeQuery(timeZones: timeZones.options)
+            request.reportFormat = reportFormat
+            request.commandLine = CommandLine.arguments
             summary = try Converter().run(request, log: log)
         } catch let error as CalendarError {
             throw ExitStatus.report(error)

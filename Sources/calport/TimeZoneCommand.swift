@@ -7,6 +7,14 @@ struct TimeZoneCommand: ParsableCommand {
         commandName: "tz", abstract: "Resolve time-zone names and show the time-zone data in use.",
         subcommands: [Resolve.self, Windows.self, Version.self])
 
+    @Flag(help: "Print the tz data, Windows zone table and ICU versions in use (as `calport tz version`).")
+    var versions = false
+
+    func run() throws {
+        guard versions else { throw CleanExit.helpRequest(self) }
+        Version.printVersions()
+    }
+
     /// `calport tz resolve NAME...`
     struct Resolve: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -34,10 +42,13 @@ struct TimeZoneCommand: ParsableCommand {
     /// `calport tz windows`
     struct Windows: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print CLDR's Windows ↔ IANA table as ICU carries it: WINDOWS-ID<TAB>REGION<TAB>IANA ids.")
+            abstract: "Print CLDR's Windows ↔ IANA table as calport resolves with it: WINDOWS-ID<TAB>REGION<TAB>IANA ids.")
+
+        @Flag(help: "Print the older table built into the system's ICU instead (consulted only for ids the current one lacks).")
+        var icu = false
 
         func run() throws {
-            for row in WindowsZoneMapping.all {
+            for row in icu ? WindowsZoneMapping.icu : WindowsZoneMapping.all {
                 print("\(row.windowsID)\t\(row.region)\t\(row.zones.joined(separator: " "))")
             }
         }
@@ -45,12 +56,18 @@ struct TimeZoneCommand: ParsableCommand {
 
     /// `calport tz version`
     struct Version: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the tz data in use and ICU's own.")
+        static let configuration = CommandConfiguration(abstract: "Print the tz data, Windows zone table and ICU versions in use.")
 
-        func run() throws {
+        func run() throws { Self.printVersions() }
+
+        static func printVersions() {
             let versions = TimeZoneDataVersions()
             print("tz data: \(versions.database ?? "unknown") (\(versions.databaseDirectory)), used for offsets and transitions")
-            print("ICU: \(versions.icu ?? "unknown"), its own tz data \(versions.icuTZData ?? "unknown"), used for names only")
+            print(
+                "Windows zones: CLDR \(versions.windowsZones) (\(versions.windowsZoneCount) Windows ids), used first for Windows names")
+            print(
+                "ICU: \(versions.icu ?? "unknown"), its own tz data \(versions.icuTZData ?? "unknown") and CLDR \(versions.icuCLDR ?? "unknown"), "
+                    + "used for other names and Windows ids the current table lacks")
         }
     }
 }

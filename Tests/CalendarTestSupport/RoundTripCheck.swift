@@ -59,11 +59,11 @@ public enum RoundTripCheck {
         return result
     }
 
-    /// Converts ICS bytes through `hops` (format ids; the last one must be "ics") and returns the result.
+    /// Converts bytes in format `start` (ICS by default) through `hops` (format ids) and returns the result.
     public static func convert(_ bytes: [UInt8], through hops: [String], registry: FormatRegistry = StandardFormats.registry,
-                               log: DiagnosticLog = DiagnosticLog()) throws -> [UInt8] {
+                               log: DiagnosticLog = DiagnosticLog(), from start: String = "ics") throws -> [UInt8] {
         var current = bytes
-        var from = "ics"
+        var from = start
         for to in hops {
             guard let input = registry.format(id: from), let output = registry.format(id: to) else {
                 throw CalendarError(.usage, file: from, "unknown format")

@@ -54,6 +54,25 @@ final class TimeZoneCommandTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("ICU: "), run.stdout)
     }
 
+    /// `calport tz --versions` names both Windows tables: calport's current CLDR one and ICU's.
+    func testVersionsFlagNamesBothWindowsTables() throws {
+        let run = try calport(["tz", "--versions"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("Windows zones: CLDR \(WindowsZoneMapping.cldrVersion) (142 Windows ids)"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("ICU: 72"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("CLDR 42"), run.stdout)
+    }
+
+    /// `calport tz windows` prints the current table; `--icu` the old one it falls back on.
+    func testWindowsPrintsTheCurrentTableAndICUsOnRequest() throws {
+        let current = try calport(["tz", "windows"])
+        XCTAssertTrue(current.stdout.contains("Central Asia Standard Time\t001\tAsia/Bishkek\n"), current.stdout)
+        XCTAssertTrue(current.stdout.contains("Mountain Standard Time (Mexico)\t001\tAmerica/Mazatlan\n"))
+        let icu = try calport(["tz", "windows", "--icu"])
+        XCTAssertEqual(icu.status, 0, icu.stderr)
+        XCTAssertTrue(icu.stdout.contains("Central Asia Standard Time\t001\tAsia/Almaty\n"), icu.stdout)
+    }
+
     /// `--tz utc` and `--tz keep` files describe the same instants.
     func testUTCAndKeepOutputsDescribeTheSameInstants() throws {
         let input = FixtureSupport.root.appendingPathComponent("files/windows-ids.ics").path

@@ -16,6 +16,9 @@ int32_t cp_icu_version(char *out, int32_t capacity);
 /// Writes the version of the time-zone data ICU has loaded (e.g. "2022e") into `out`.
 int32_t cp_icu_tzdata_version(char *out, int32_t capacity);
 
+/// Writes the CLDR release ICU's data comes from (e.g. "42.0") into `out`.
+int32_t cp_icu_cldr_version(char *out, int32_t capacity);
+
 /// Maps a Windows time-zone id to an IANA id through CLDR's table; `region` may be NULL.
 /// Returns 0 when the id is unknown.
 int32_t cp_icu_windows_to_iana(const char *windowsId, const char *region, char *out, int32_t capacity);

@@ -37,7 +37,7 @@ extension ContentLine {
         }
         func piece(_ from: Int, _ to: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: b[from..<to]) }
         let semicolon = UInt8(ascii: ";"), colon = UInt8(ascii: ":"), comma = UInt8(ascii: ","), equals = UInt8(ascii: "=")
-        let quote = UInt8(ascii: "\""), caretByte = UInt8(ascii: "^")
+        let quote = UInt8(ascii: "\""), caretByte = UInt8(ascii: "^"), space = UInt8(ascii: " ")
         let n = b.count
         var i = 0
         while i < n, b[i] != semicolon, b[i] != colon { i += 1 }
@@ -100,6 +100,12 @@ extension ContentLine {
                     guard i < n else { throw fail("unterminated quoted parameter value in \(name);\(parameterName)") }
                     value = try parameterValue(piece(start, i), caret: caret, line: line, options: options, log: log)
                     i += 1
+                    // `CN="Doe, Jane" ;ROLE=…`: spaces between a closing quote and what follows it.
+                    if i < n, b[i] == space {
+                        i = try skipStraySpaces(
+                            b, from: i, before: [semicolon, colon, comma], in: "\(name);\(parameterName)", line: line, options: options,
+                            log: log)
+                    }
                 } else {
                     let start = i
                     while i < n {
@@ -113,6 +119,11 @@ extension ContentLine {
                 if i < n, b[i] == comma {
                     values.append(value)
                     i += 1
+                    // `DELEGATED-TO="mailto:a@…", "mailto:b@…"`: spaces before the next quoted value.
+                    if i < n, b[i] == space {
+                        i = try skipStraySpaces(
+                            b, from: i, before: [quote], in: "\(name);\(parameterName)", line: line, options: options, log: log)
+                    }
                     continue
                 }
                 // Most parameters hold one value: build that array in one step.
@@ -193,6 +204,23 @@ extension ContentLine {
         for count in counts where count > 16 { known[count] = true }
         return known
     }()
+
+    /// Where parsing goes on after the spaces from `from` on, when a byte of `before` follows
+    /// them: those spaces stand where RFC 5545 §3.1 allows none (after a closing quote, or
+    /// before a quoted value in a list), so lenient mode skips them with a warning and `--strict`
+    /// refuses them. Otherwise `from`, for the parse to go on as before. Off the hot path: a
+    /// parameter is followed by a space only in broken input.
+    private static func skipStraySpaces(
+        _ b: UnsafeBufferPointer<UInt8>, from: Int, before: [UInt8], in place: String, line: Int, options: ReadOptions, log: DiagnosticLog
+    ) throws -> Int {
+        var i = from
+        while i < b.count, b[i] == UInt8(ascii: " ") || b[i] == UInt8(ascii: "\t") { i += 1 }
+        guard i < b.count, before.contains(b[i]) else { return from }
+        let message = "space in the parameters of \(place) where none may stand"
+        guard !options.strict else { throw CalendarError(.data, file: options.sourceName, line: line, message) }
+        log.warning(file: options.sourceName, line: line, message + "; ignored")
+        return i
+    }
 
     /// The name upper-cased without going through Unicode case mapping (names are nearly always
     /// upper-case already, and then nothing is copied but the String); nil when a byte is not a

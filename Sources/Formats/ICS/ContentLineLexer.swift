@@ -1,4 +1,5 @@
 import CalendarModel
+import ICalendarData
 
 #if canImport(Glibc)
     import Glibc
@@ -282,11 +283,38 @@ struct ContentLineLexer {
                 heldLine = next.line
                 break
             }
-            log.warning(file: options.sourceName, line: next.line,
-                "line has no ':'; joined to the line \(current.line) above it (folding without a leading space)")
-            join.append(nextBytes)
+            if Self.isPropertyWithoutValue(nextBytes) {
+                // `ORGANIZER;CN=Jane Doe` is a property that lost its value, not the rest of the
+                // line above: glued on, it would corrupt that line's value.
+                let preview = String(decoding: nextBytes.prefix(60), as: UTF8.self)
+                log.warning(
+                    file: options.sourceName, line: next.line, "property line has no ':' and no value (\"\(preview)\"); line skipped")
+            } else {
+                log.warning(
+                    file: options.sourceName, line: next.line,
+                    "line has no ':'; joined to the line \(current.line) above it (folding without a leading space)")
+                join.append(nextBytes)
+            }
             guard try nextLineMayJoin() else { break }
         }
         return RawLine(bytes: join.bytes, line: current.line)
+    }
+
+    /// Whether a line without ':' starts as a property with parameters does: a name the
+    /// property table knows (or an X- name), ';', a parameter name and '='. Text that lost its
+    /// folding space seldom does, and such a line is skipped rather than joined.
+    static func isPropertyWithoutValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func isNameByte(_ b: UInt8) -> Bool {
+            (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D
+        }
+        var i = 0
+        while i < bytes.count, isNameByte(bytes[i]) { i += 1 }
+        guard i > 0, i < bytes.count, bytes[i] == UInt8(ascii: ";") else { return false }
+        let name = UnsafeBufferPointer(rebasing: bytes[0..<i])
+        let isXName = i > 2 && name[0] | 0x20 == UInt8(ascii: "x") && name[1] == UInt8(ascii: "-")
+        guard isXName || PropertyTable.info(nameBytes: name) != nil else { return false }
+        var j = i + 1
+        while j < bytes.count, isNameByte(bytes[j]) { j += 1 }
+        return j > i + 1 && j < bytes.count && bytes[j] == UInt8(ascii: "=")
     }
 }

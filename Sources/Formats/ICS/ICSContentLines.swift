@@ -138,7 +138,8 @@ struct ICSContentLines: ICalendarEmitter {
         appendParameterValue(value, inList: inList)
     }
 
-    /// A parameter value, quoted when it holds `:`, `;` or `,` (or is empty among several),
+    /// A parameter value, quoted when it holds `:`, `;` or `,`, begins or ends with a space (or
+    /// is empty among several),
     /// caret-encoded (RFC 6868) when it holds `^`, a line break or `"`.
     private mutating func appendParameterValue(_ value: String, inList: Bool) {
         // Most values (words, names, addresses) need no caret encoding: scanned and copied in
@@ -151,13 +152,19 @@ struct ICSContentLines: ICalendarEmitter {
                 if c == 0x5E || (1 << c) & encodeMask != 0 { return false }
                 if (1 << c) & quoteMask != 0 { quote = true }
             }
+            // A space (or tab) at either end is part of the value only inside quotes (readers trim
+            // it); two compares, since this runs for every parameter written.
+            if !b.isEmpty, b[0] <= 0x20 || b[b.count - 1] <= 0x20 { quote = true }
             if quote { out.append(UInt8(ascii: "\"")) }
             out.append(b)
             if quote { out.append(UInt8(ascii: "\"")) }
             return true
         }
         if copied == true { return }
-        let quote = value.utf8.contains { $0 == 0x3A || $0 == 0x3B || $0 == 0x2C } || (value.isEmpty && inList)
+        let edges = [value.utf8.first, value.utf8.last]
+        let quote =
+            value.utf8.contains { $0 == 0x3A || $0 == 0x3B || $0 == 0x2C } || (value.isEmpty && inList)
+            || edges.contains { $0 == 0x20 || $0 == 0x09 }
         if quote { out.append(UInt8(ascii: "\"")) }
         out.append(Self.caretEncoded(value))
         if quote { out.append(UInt8(ascii: "\"")) }

@@ -1,0 +1,31 @@
+import Foundation
+
+extension ConversionReport {
+    /// The run a report is about: what was typed (without secrets), when, for how long, by
+    /// which calport.
+    public struct Run: Codable, Sendable, Equatable {
+        /// The command line, program name first, with secrets masked (`SecretRedaction`).
+        public var commandLine: [String]
+        /// When the run started, ISO 8601 in UTC (`2025-01-31T09:15:00Z`).
+        public var startedAt: String
+        /// Wall-clock seconds from start to the report.
+        public var durationSeconds: Double
+        /// calport's version.
+        public var calportVersion: String
+
+        /// A run started at `start` with `arguments` (masked here, so no caller can forget).
+        public init(arguments: [String], start: Date, durationSeconds: Double = 0, calportVersion: String = CalPortVersion.current) {
+            self.commandLine = SecretRedaction.commandLine(arguments)
+            self.startedAt = Self.timestamp(start)
+            self.durationSeconds = durationSeconds
+            self.calportVersion = calportVersion
+        }
+
+        static func timestamp(_ date: Date) -> String {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime]
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            return formatter.string(from: date)
+        }
+    }
+}
