@@ -99,10 +99,10 @@ final class ReportTruthTests: XCTestCase {
         for dialect in ["csv", "csv-outlook", "csv-google"] {
             let report = try report([input], to: dialect)
             XCTAssertEqual(report.totals.events, 3, dialect)
-            XCTAssertEqual(report.totals.reminders, 0, "\(dialect): the to-do was left out")
+            XCTAssertEqual(report.totals.reminders, 0, "\(dialect): the to-dos were left out")
             XCTAssertEqual(report.outputs.flatMap(\.calendars).map(\.reminders), [0], dialect)
         }
-        XCTAssertEqual(try report([input], to: "ics").totals.reminders, 1)
+        XCTAssertEqual(try report([input], to: "ics").totals.reminders, 2)
     }
 
     func testAWarningOfAMultiInputRunNamesItsOwnFileAndLine() throws {

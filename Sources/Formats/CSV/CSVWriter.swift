@@ -151,8 +151,10 @@ final class CSVWriter: CalendarWriter {
         }
         if !skipped.isEmpty {
             let list = skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)\($0.value == 1 ? "" : "s")" }.joined(separator: ", ")
-            log.loss(file: options.destinationName, field: "entries (\(skipped.keys.sorted().joined(separator: ", ")))",
-                "CSV holds events only; left out: \(list)")
+            // Counted item by item, like every other loss.
+            log.loss(
+                file: options.destinationName, field: "entries (\(skipped.keys.sorted().joined(separator: ", ")))",
+                count: skipped.values.reduce(0, +), lines: [], "CSV holds events only; left out: \(list)")
         }
     }
 }
