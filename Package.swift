@@ -57,7 +57,7 @@ let package = Package(
             name: "ICSFormatTests", dependencies: ["ICSFormat", "ICalendarData", "Conversion", "CalendarTestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "ConversionTests", dependencies: ["Conversion", "ICSFormat", "CalendarTestSupport"], resources: [.copy("Fixtures")]),
+            name: "ConversionTests", dependencies: ["Conversion", "ICSFormat", "TimeZones", "CalendarTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ReportTests", dependencies: ["Conversion", "CalendarModel", "CalendarTestSupport"], exclude: ["rendered_figures.py"]),
         .testTarget(
             name: "CalendarKindTests", dependencies: ["Conversion", "ICalendarData", "CalendarTestSupport"],

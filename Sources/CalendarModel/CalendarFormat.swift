@@ -100,14 +100,18 @@ public protocol CalendarFormat: Sendable {
     /// Whether a folder of documents in this format is one calendar in pages (EWS FindItem
     /// pages of one mailbox folder) rather than one calendar per file.
     var folderIsOneCalendar: Bool { get }
+    /// Whether the format's writer writes this entry: what it leaves out (and reports as a
+    /// loss) is not counted as written.
+    func holds(_ entry: CalendarEntry) -> Bool
 }
 
 extension CalendarFormat {
     /// Most formats hold one calendar (or more) per file.
     public var folderIsOneCalendar: Bool { false }
-}
 
-extension CalendarFormat {
+    /// Most formats write every entry.
+    public func holds(_ entry: CalendarEntry) -> Bool { true }
+
     /// The format's participant words with a run's overrides applied.
     public func vocabulary(with overrides: VocabularyOverrides) -> ParticipantVocabulary? {
         vocabulary?.applying(overrides)

@@ -17,14 +17,24 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// For a loss: the field the target format could not hold (e.g. "attendees.role"), so
     /// reports can name every loss rather than hide it among warnings.
     public var lostField: String?
+    /// For a loss: how many items lost the field. A writer that loses a field on many items
+    /// reports it once, counted, rather than once per item.
+    public var lossCount: Int
+    /// For a loss counted over many items: the lines (or rows) of the first few.
+    public var lossLines: [Int]
 
-    public init(severity: Severity, file: String, line: Int? = nil, location: String? = nil, message: String, lostField: String? = nil) {
+    public init(
+        severity: Severity, file: String, line: Int? = nil, location: String? = nil, message: String, lostField: String? = nil,
+        lossCount: Int = 1, lossLines: [Int] = []
+    ) {
         self.severity = severity
         self.file = file
         self.line = line
         self.location = location
         self.message = message
         self.lostField = lostField
+        self.lossCount = lossCount
+        self.lossLines = lossLines
     }
 
     /// `file:line: severity: message`, the shape compilers use, so editors can jump to it.
@@ -84,6 +94,13 @@ public final class DiagnosticLog: @unchecked Sendable {
     /// that reports collect under "losses".
     public func loss(file: String, line: Int? = nil, field: String, _ message: String) {
         report(Diagnostic(severity: .warning, file: file, line: line, message: message, lostField: field))
+    }
+
+    /// Reports that a writer dropped `field` from `count` items, the first few at `lines`: one
+    /// warning for them all, which reports count as `count` losses.
+    public func loss(file: String, field: String, count: Int, lines: [Int], _ message: String) {
+        report(Diagnostic(
+            severity: .warning, file: file, line: lines.first, message: message, lostField: field, lossCount: count, lossLines: lines))
     }
 
     public var diagnostics: [Diagnostic] { storage.withLock { $0 } }

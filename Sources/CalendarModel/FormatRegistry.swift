@@ -28,10 +28,27 @@ public struct FormatRegistry: Sendable {
         return formats.first { $0.id == wanted }
     }
 
-    /// The first format claiming a file extension (without the dot).
+    /// The first format claiming a file extension (without the dot): the one written for it.
     public func format(forExtension ext: String) -> (any CalendarFormat)? {
         let wanted = ext.lowercased()
         return formats.first { $0.fileExtensions.contains(wanted) }
+    }
+
+    /// Every format claiming a file extension, in registration order: the candidates an input
+    /// with that extension is sniffed among (`.json` is calport's JSON, jCal or JSCalendar).
+    public func formats(forExtension ext: String) -> [any CalendarFormat] {
+        let wanted = ext.lowercased()
+        return formats.filter { $0.fileExtensions.contains(wanted) }
+    }
+
+    /// The format an input with extension `ext` holds: the only claimant, else the first
+    /// claimant whose sniffer accepts `prefix` (its first bytes), else the first claimant (whose
+    /// reader then says what is wrong). Nil when no format claims the extension.
+    public func format(forExtension ext: String, prefix: () throws -> [UInt8]) rethrows -> (any CalendarFormat)? {
+        let candidates = formats(forExtension: ext)
+        guard candidates.count > 1 else { return candidates.first }
+        let bytes = try prefix()
+        return candidates.first { $0.sniff(bytes) } ?? candidates[0]
     }
 
     /// The first format whose sniffer accepts the input's first bytes.

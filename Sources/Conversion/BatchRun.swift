@@ -24,6 +24,10 @@ final class BatchRun {
     private var progress: ProgressMeter?
     private var router: (any OutputRouter)!
     private var stages: [any ConversionStage] = []
+    /// Same UID from two inputs in one output, for runs of several inputs without `--merge`.
+    private var duplicates: DuplicateUIDCheck?
+    /// The input being written, for `duplicates`.
+    private var currentInput = 0
     /// Temporary copies of standard input, for runs that read their inputs twice.
     private var spools: [String] = []
     /// When the run began, for the report's duration.
@@ -63,10 +67,12 @@ final class BatchRun {
             if request.merge {
                 try mergedRun()
             } else {
+                if inputs.count > 1 { duplicates = DuplicateUIDCheck(inputNames: inputs.map(\.name)) }
                 let unreadable = twoPasses ? try checkPass() : []
                 try plainPass(skipping: unreadable)
             }
             try finishStages()
+            duplicates?.finish(log: log)
             try router.finish()
             if summary.failedInputs.count == inputs.count, let first = summary.failedInputs.first {
                 throw first
@@ -239,9 +245,14 @@ final class BatchRun {
     }
 
     private func deliver(_ element: CalendarStreamElement, unitName: String) throws {
-        summary.count(element)
         try router.write(element, unitName: unitName)
+        // What the output format leaves out (CSV: to-dos) is reported as a loss, not counted.
+        if case .entry(let entry, _) = element, !outputFormat.holds(entry) { return }
+        summary.count(element)
         report.count(element, output: router.currentOutput)
+        if duplicates != nil, case .entry(let entry, let line) = element {
+            duplicates?.see(entry, input: currentInput, line: line, output: router.currentOutput, log: log)
+        }
     }
 
     private func finishStages() throws {
@@ -265,6 +276,7 @@ final class BatchRun {
         }
         for index in inputs.indices where !unreadable.contains(index) {
             let mark = transaction.stagedFiles.count
+            currentInput = index
             do {
                 for stage in stages.indices { stages[stage].beginInput(name: inputs[index].name) }
                 // One input at a time: this thread writes and the reader gets every job. A

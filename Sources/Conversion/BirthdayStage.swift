@@ -36,6 +36,7 @@ public struct BirthdayStage: ConversionStage {
             materializing = handling == .materialize
             if skipping { return }
             if materializing && calendar.kind == .birthday {
+                calendar = BirthdayMarks.removingMarks(from: calendar)
                 calendar.kind = .local
                 calendar.allowsContentModifications = true
                 if calendar.source?.kind == .birthdays { calendar.source = nil }

@@ -21,9 +21,6 @@ public struct CalendarKindDetection: ConversionStage {
     private var held: [CalendarStreamElement] = []
     private var heldEvents = 0
 
-    /// Nextcloud's birthday calendar objects name their producer so.
-    static let birthdayProducers = ["-//IDN nextcloud.com//Birthday calendar//EN"]
-
     /// A detector that decides on birthday calendars after at most `lookAhead` events.
     public init(lookAhead: Int = 16) {
         self.lookAhead = max(1, lookAhead)
@@ -37,7 +34,7 @@ public struct CalendarKindDetection: ConversionStage {
             if calendar.kind == .local, let url = calendar.subscriptionURL, !url.isEmpty {
                 calendar.kind = .subscription
                 calendar.allowsContentModifications = false
-            } else if calendar.kind == .local, let producer = calendar.productID, Self.birthdayProducers.contains(producer) {
+            } else if calendar.kind == .local, let producer = calendar.productID, BirthdayMarks.birthdayProducers.contains(producer) {
                 Self.makeBirthdays(&calendar)
             } else if calendar.kind == .local || calendar.kind == .calDAV {
                 // A CalDAV collection of contacts' birthdays (Nextcloud's contact_birthdays) is

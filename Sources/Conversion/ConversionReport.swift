@@ -205,14 +205,17 @@ public struct ConversionReport: Codable, Sendable, Equatable {
         var lossIndex: [String: Int] = [:]
         for d in diagnostics {
             if let field = d.lostField {
-                let place = d.line.map { "\(d.file):\($0)" } ?? d.file
-                if let i = lossIndex[field] {
-                    losses[i].count += 1
-                    if losses[i].places.count < 20 { losses[i].places.append(place) }
+                let places = d.lossLines.isEmpty ? [d.line.map { "\(d.file):\($0)" } ?? d.file] : d.lossLines.map { "\(d.file):\($0)" }
+                let i: Int
+                if let known = lossIndex[field] {
+                    i = known
+                    losses[i].count += d.lossCount
                 } else {
-                    lossIndex[field] = losses.count
-                    losses.append(Loss(field: field, count: 1, places: [place], message: d.message))
+                    i = losses.count
+                    lossIndex[field] = i
+                    losses.append(Loss(field: field, count: d.lossCount, places: [], message: d.message))
                 }
+                losses[i].places += places.prefix(max(0, 20 - losses[i].places.count))
             } else {
                 warnings.append(Message(file: d.file, line: d.line, location: d.location, severity: d.severity.rawValue, message: d.message))
             }

@@ -105,9 +105,12 @@ public struct Converter: Sendable {
             }
             return format
         }
-        if name != "-", let ext = Self.fileExtension(name), let format = registry.format(forExtension: ext) {
+        if name != "-", let ext = Self.fileExtension(name),
+            let format = try registry.format(forExtension: ext, prefix: { try source.peek(Self.sniffedBytes) })
+        {
             return format
         }
+        // Standard input is often a pipe still being written: a short look lets it start at once.
         if let format = registry.format(sniffing: try source.peek(4096)) { return format }
         throw CalendarError(.data, file: name, "cannot tell the input's format; name it with -f (see `calport formats`)")
     }
@@ -125,6 +128,10 @@ public struct Converter: Sendable {
         }
         throw CalendarError(.usage, file: request.output ?? "-", "cannot tell the output format; name it with -t (see `calport formats`)")
     }
+
+    /// How much of a named input the sniffers of formats sharing its extension see: enough for
+    /// the members a JSON format is told by to come after a long one (a description).
+    static let sniffedBytes = 64 * 1024
 
     static func fileExtension(_ path: String) -> String? {
         guard let name = path.split(separator: "/").last, let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }

@@ -16,6 +16,14 @@ public struct TimeZoneStage: ConversionStage {
         normalizer = try TimeZoneNormalizer(options: options, file: file, log: log)
     }
 
+    /// Names the input in the normalizer's warnings (a batch's stages see no input boundary).
+    public mutating func beginInput(name: String) {
+        normalizer.file = name
+        // A TZID warning names the line that uses the TZID, found by reading the file again.
+        let locator = ParameterLineLocator(path: name)
+        normalizer.tzidLine = name == "-" ? nil : { tzid, line in locator.line(ofParameter: "TZID", value: tzid, inItemAt: line) }
+    }
+
     /// Normalizes one element (see `TimeZoneNormalizer.process(_:emit:)`).
     public mutating func process(_ element: CalendarStreamElement, emit: (CalendarStreamElement) throws -> Void) throws {
         try normalizer.process(element, emit: emit)

@@ -23,6 +23,10 @@ public enum BirthdayMarks {
         "X-APPLE-OMIT-YEAR",
     ]
 
+    /// Producers (PRODID) whose calendars are birthday calendars whatever their events say:
+    /// Nextcloud's birthday service writes every object of its contacts' birthday calendar so.
+    public static let birthdayProducers: Set<String> = ["-//IDN nextcloud.com//Birthday calendar//EN"]
+
     /// Apple's placeholder year for a card without a year (a leap year, so Feb 29 survives).
     public static let applePlaceholderYear = 1604
 
@@ -138,11 +142,25 @@ public enum BirthdayMarks {
         if item.url.flatMap(appleContact(url:)) != nil { item.url = nil }
         // Google's UID is itself the mark; the contact keeps the new one stable across runs.
         if let contact = googleContact(uid: item.uid) { item.uid = "\(contact)-birthday@google.com" }
-        if var start = item.propertyParameters["DTSTART"] {
-            start.removeAll { $0.name == "X-APPLE-OMIT-YEAR" }
-            item.propertyParameters["DTSTART"] = start.isEmpty ? nil : start
+        // Apple puts X-APPLE-OMIT-YEAR on DTSTART, but a copy may carry it on any date.
+        for (name, var parameters) in item.propertyParameters where parameters.contains(where: { $0.name == "X-APPLE-OMIT-YEAR" }) {
+            parameters.removeAll { $0.name == "X-APPLE-OMIT-YEAR" }
+            item.propertyParameters[name] = parameters.isEmpty ? nil : parameters
         }
         return item
+    }
+
+    /// The calendar without what made it a birthday calendar (for a writable calendar of plain
+    /// events made from birthdays): a birthday producer's PRODID goes, so the writer names
+    /// itself, and so do calendar properties carrying a vendor's birthday mark.
+    public static func removingMarks(from calendar: Calendar) -> Calendar {
+        var calendar = calendar
+        if let producer = calendar.productID, birthdayProducers.contains(producer) {
+            calendar.productID = nil
+            calendar.propertyParameters["PRODID"] = nil
+        }
+        calendar.properties.removeAll { propertyNames.contains($0.name) }
+        return calendar
     }
 
     /// The contact part of a Google birthday UID (`[YYYY_]BIRTHDAY_<contact>@google.com`).

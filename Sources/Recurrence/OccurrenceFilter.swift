@@ -29,7 +29,8 @@ public struct OccurrenceFilter {
     /// The range, expansion and limits this stage applies.
     public let query: RecurrenceQuery
     private let log: DiagnosticLog
-    private let sourceName: String
+    /// The input's name for diagnostics; a batch sets it as each input begins.
+    public var sourceName: String
     private let clock: any WallClock
     private var series: [String: [Held]] = [:]
     private var seriesOrder: [String] = []

@@ -10,8 +10,11 @@ public final class TimeZoneNormalizer {
     public let options: TimeZoneOptions
     /// Resolves TZIDs; its database gives every offset.
     public let resolver: TimeZoneResolver
-    /// The input's name, for diagnostics.
-    public let file: String
+    /// The input's name, for diagnostics; a batch sets it as each input begins.
+    public var file: String
+    /// The line where a TZID is used inside the item starting at a line, for warnings about the
+    /// TZID; nil (or a nil answer) names the item's line. Asked only when a warning is written.
+    public var tzidLine: ((_ tzid: String, _ itemLine: Int) -> Int?)?
     /// Where repairs and unresolved TZIDs are reported, with the item's line.
     public let log: DiagnosticLog
 
@@ -367,14 +370,14 @@ public final class TimeZoneNormalizer {
         switch resolution.step {
         case .definitionMatch, .fixedOffset, .calendarDefault:
             warnOnce(
-                "tzid \(tzid) \(resolution.zoneID ?? "")", line: line, "TZID \"\(tzid)\" read as \(resolution.zoneID ?? "?"): \(trace)")
+                "tzid \(tzid) \(resolution.zoneID ?? "")", line: self.tzidLine?(tzid, line) ?? line, "TZID \"\(tzid)\" read as \(resolution.zoneID ?? "?"): \(trace)")
         case .definitionRules:
             warnOnce(
-                "tzid \(tzid)", line: line,
+                "tzid \(tzid)", line: self.tzidLine?(tzid, line) ?? line,
                 "TZID \"\(tzid)\" matches no known zone; times computed from the file's VTIMEZONE and written in UTC (\(trace))")
         case .unresolved:
             warnOnce(
-                "tzid \(tzid)", line: line, "TZID \"\(tzid)\" names no known zone and has no VTIMEZONE; times kept as they are (\(trace))")
+                "tzid \(tzid)", line: self.tzidLine?(tzid, line) ?? line, "TZID \"\(tzid)\" names no known zone and has no VTIMEZONE; times kept as they are (\(trace))")
         default:
             break
         }
@@ -399,10 +402,10 @@ public final class TimeZoneNormalizer {
         )
     }
 
-    private func warnOnce(_ key: String, line: Int?, _ message: String) {
+    private func warnOnce(_ key: String, line: @autoclosure () -> Int?, _ message: @autoclosure () -> String) {
         guard !warned.contains(key) else { return }
         warned.insert(key)
-        log.warning(file: file, line: line, message)
+        log.warning(file: file, line: line(), message())
     }
 
     /// The years an entry's date-times span; an open-ended recurrence counts ten years on.

@@ -27,6 +27,13 @@ public struct CSVFormat: CalendarFormat {
         return dialect == .flat || header.dialect == dialect
     }
 
+    /// Events with a start: a row needs one, and CSV has no rows for to-dos, time-zone
+    /// definitions or other components.
+    public func holds(_ entry: CalendarEntry) -> Bool {
+        if case .event(let event) = entry { return event.start != nil }
+        return false
+    }
+
     public func makeReader(source: ByteSource, options: ReadOptions, log: DiagnosticLog) -> any CalendarReader {
         CSVReader(source: source, options: options, log: log, preferred: dialect,
                   tableVocabulary: CSVVocabulary.tableParticipants(formatID: id).applying(options.vocabularyOverrides),

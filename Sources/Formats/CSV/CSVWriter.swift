@@ -18,7 +18,20 @@ final class CSVWriter: CalendarWriter {
     private var calendarTitle: String?
     private var rows = 0
     private var skipped: [String: Int] = [:]
-    private var warnedZones = false
+    /// Every field lost so far, in the order first lost: reported once each when the output is
+    /// finished, with how many events lost it and the rows of the first few.
+    private var losses: [LossTally] = []
+    private var lossIndex: [String: Int] = [:]
+
+    private struct LossTally {
+        var field: String
+        var reason: String
+        var count = 0
+        var rows: [Int] = []
+    }
+
+    /// How many rows a loss names; the count covers the rest.
+    static let rowsNamed = 20
 
     init(sink: ByteSink, options: WriteOptions, log: DiagnosticLog, dialect: CSVDialect,
          tableVocabulary: ParticipantVocabulary, flatVocabulary: ParticipantVocabulary) {
@@ -88,14 +101,14 @@ final class CSVWriter: CalendarWriter {
                 return
             }
             rows += 1
+            for lost in CSVLostField.all where lost.isLost(event, dialect) { lose(lost.field, lost.reason) }
             if let flat {
                 try records.write(flat.cells(for: event, calendarTitle: calendarTitle))
                 return
             }
             let name = "row \(rows + 1) ('\(event.title ?? event.uid ?? "")')"
-            if event.item.hasRecurrenceRules {
-                log.loss(file: options.destinationName, line: rows + 1, field: "recurrenceRules",
-                    "\(name) repeats; \(dialect.rawValue) has no column for a rule, so only the first occurrence is written (--expand writes every occurrence)")
+            if !event.recurrenceRules.isEmpty {
+                lose("recurrenceRules", "has no column for a rule (of an event that repeats, only the first occurrence is written; --expand writes every occurrence)")
             }
             var written = event
             if let zone {
@@ -105,26 +118,43 @@ final class CSVWriter: CalendarWriter {
                     log.warning(file: options.destinationName, line: rows + 1,
                         "\(name) is in a zone calport cannot resolve (\(event.start?.reference.zoneIdentifier ?? "")); its times are written as that zone's wall time, not \(zone.name)'s")
                 }
-            } else if !warnedZones, let reference = event.start?.reference, reference != .floating, !event.isAllDay {
-                warnedZones = true
-                let zoneName = reference == .utc ? "UTC" : reference.zoneIdentifier ?? ""
-                log.loss(file: options.destinationName, line: rows + 1, field: "timeZone",
-                    "\(name) is in \(zoneName); CSV times have no zone, so times are written as wall time in each event's own zone (--csv-tz ZONE writes them all in one zone; further events are not reported)")
+            } else if let reference = event.start?.reference, reference != .floating, !event.isAllDay {
+                lose("timeZone", "has no time-zone column, so times are written as wall time in each event's own zone (--csv-tz ZONE writes them all in one zone)")
             }
-            try records.write(table!.cells(for: written) { note in
-                // The table reports what its columns cannot hold: a loss, named in `--report`.
-                log.loss(file: options.destinationName, line: rows + 1, field: "csv:\(dialect.rawValue)", "\(name) \(note)")
-            })
+            try records.write(table!.cells(for: written))
         }
+    }
+
+    /// Counts a field lost from the current row.
+    private func lose(_ field: String, _ reason: String) {
+        let i: Int
+        if let known = lossIndex[field] {
+            i = known
+        } else {
+            i = losses.count
+            lossIndex[field] = i
+            losses.append(LossTally(field: field, reason: reason))
+        }
+        losses[i].count += 1
+        if losses[i].rows.count < Self.rowsNamed { losses[i].rows.append(rows + 1) }
     }
 
     func finish() throws {
         try writeHeader()
         try records.flush()
+        for loss in losses {
+            let events = loss.count == 1 ? "1 event" : "\(loss.count) events"
+            let more = loss.count > loss.rows.count ? ", …" : ""
+            log.loss(
+                file: options.destinationName, field: loss.field, count: loss.count, lines: loss.rows,
+                "\(dialect.rawValue) \(loss.reason): \(loss.field) left out of \(events) (row\(loss.rows.count == 1 ? "" : "s") \(loss.rows.map(String.init).joined(separator: ", "))\(more))")
+        }
         if !skipped.isEmpty {
             let list = skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)\($0.value == 1 ? "" : "s")" }.joined(separator: ", ")
-            log.loss(file: options.destinationName, field: "entries (\(skipped.keys.sorted().joined(separator: ", ")))",
-                "CSV holds events only; left out: \(list)")
+            // Counted item by item, like every other loss.
+            log.loss(
+                file: options.destinationName, field: "entries (\(skipped.keys.sorted().joined(separator: ", ")))",
+                count: skipped.values.reduce(0, +), lines: [], "CSV holds events only; left out: \(list)")
         }
     }
 }

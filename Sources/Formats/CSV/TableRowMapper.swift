@@ -229,8 +229,9 @@ struct TableRowMapper {
         dialect == .google ? CSVVocabulary.googleHeaders.map(\.0) : CSVVocabulary.outlookHeaders[language]!.map(\.0)
     }
 
-    /// The cells of one event, in `writtenColumns` order. `note` reports what the layout cannot hold.
-    func cells(for event: Event, note: (String) -> Void) -> [String] {
+    /// The cells of one event, in `writtenColumns` order; what the layout cannot hold is
+    /// reported by the writer (`CSVLostField`).
+    func cells(for event: Event) -> [String] {
         var values: [CSVColumn: String] = [:]
         let booleans = CSVVocabulary.booleans[language]!
         func yesNo(_ b: Bool) -> String { b ? booleans.yes : booleans.no }
@@ -265,7 +266,6 @@ struct TableRowMapper {
             values[.reminderOn] = yesNo(true)
             values[.reminderDate] = codec.text(at.date)
             values[.reminderTime] = codec.text(at.time ?? midnight)
-            if event.alarms.count > 1 { note("has \(event.alarms.count) alarms; Outlook CSV holds one, the first is written") }
         } else {
             values[.reminderOn] = yesNo(false)
         }

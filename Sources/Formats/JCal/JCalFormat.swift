@@ -6,7 +6,8 @@ public struct JCalFormat: CalendarFormat {
     public init() {}
 
     public var id: String { "jcal" }
-    public var fileExtensions: [String] { ["jcal", "jcs"] }
+    /// `.json` too, shared with other JSON formats: the content tells them apart (`sniff`).
+    public var fileExtensions: [String] { ["jcal", "jcs", "json"] }
     public var mediaType: String { "application/calendar+json" }
     public var summary: String { "jCal (RFC 7265): iCalendar as JSON, lossless with ICS" }
     public var vocabulary: ParticipantVocabulary? { JCalVocabulary.participants }

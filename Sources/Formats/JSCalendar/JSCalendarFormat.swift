@@ -1,5 +1,6 @@
 import CalendarModel
 import ICalendarData
+import JSONCoding
 
 /// JSCalendar (RFC 8984): Events and Tasks in Groups. What JSCalendar cannot hold from
 /// iCalendar travels in `calport:` vendor members (docs/jscalendar.md), so ICS → JSCalendar →
@@ -8,18 +9,18 @@ public struct JSCalendarFormat: CalendarFormat {
     public init() {}
 
     public var id: String { "jscalendar" }
-    public var fileExtensions: [String] { ["jscal", "jscalendar"] }
+    /// `.json` too, shared with other JSON formats: the content tells them apart (`sniff`).
+    public var fileExtensions: [String] { ["jscal", "jscalendar", "json"] }
     public var mediaType: String { "application/jscalendar+json" }
     public var summary: String { "JSCalendar (RFC 8984): Events and Tasks in Groups" }
     public var vocabulary: ParticipantVocabulary? { JSCalendarVocabulary.participants }
 
-    /// An object whose `@type` is Group, Event or Task near the start.
+    /// An object (or an array of objects) whose `@type` is Group, Event or Task, wherever the
+    /// member stands among the first ones.
     public func sniff(_ prefix: [UInt8]) -> Bool {
-        let text = String(decoding: prefix.prefix(1024), as: UTF8.self)
-        let significant = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace || $0 == "[" }
-        guard significant.hasPrefix("{") else { return false }
-        let compact = significant.filter { !$0.isWhitespace }
-        return compact.contains("\"@type\":\"Group\"") || compact.contains("\"@type\":\"Event\"") || compact.contains("\"@type\":\"Task\"")
+        let shape = JSONPrefix(prefix)
+        guard shape.root == .object || shape.root == .array, let type = shape.string("@type") else { return false }
+        return type == "Group" || type == "Event" || type == "Task"
     }
 
     /// iCalendar's words for the component tree the remainder is kept in, with a run's overrides.

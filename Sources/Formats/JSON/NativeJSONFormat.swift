@@ -11,10 +11,10 @@ public struct NativeJSONFormat: CalendarFormat {
     public var mediaType: String { "application/json" }
     public var summary: String { "calport JSON: the EventKit-shaped model, lossless (schemas/calport.schema.json)" }
 
-    /// A document whose first member names the calport format.
+    /// A document whose `format` member names the calport format.
     public func sniff(_ prefix: [UInt8]) -> Bool {
-        let text = String(decoding: prefix.prefix(256), as: UTF8.self)
-        return text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }.hasPrefix("{") && text.contains("\"\(NativeJSONWriter.formatName)\"")
+        let shape = JSONPrefix(prefix)
+        return shape.root == .object && shape.string("format") == NativeJSONWriter.formatName
     }
 
     public func makeReader(source: ByteSource, options: ReadOptions, log: DiagnosticLog) -> any CalendarReader {
