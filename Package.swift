@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(
             name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel", "ICSFormat", "Conversion", "CalendarTestSupport"],
             resources: [.copy("Fixtures")]),
-        .target(name: "Recurrence", dependencies: ["CalendarModel", "TimeZones"]),
+        .target(name: "Recurrence", dependencies: ["CalendarModel", "TimeZones", "CICUShim"]),
         .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "CalendarModel", "Conversion"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],

@@ -106,6 +106,18 @@ extension RecurrenceRule {
         {
             problems.append("BYDAY ordinals need FREQ=MONTHLY or FREQ=YEARLY without BYWEEKNO")
         }
+        if skip != nil && scale == nil { problems.append("SKIP needs RSCALE (RFC 7529); it is ignored") }
+        if let scale, RecurrenceRule.calendarScaleIdentifier(scale) == nil {
+            problems.append(
+                "RSCALE=\(scale) names no calendar system calport knows (RFC 7529 §5; known: "
+                    + RecurrenceRule.calendarScales.map { $0.uppercased() }.joined(separator: ", ") + "); the rule is kept but not expanded")
+        }
+        if let skip, !["OMIT", "BACKWARD", "FORWARD"].contains(skip.uppercased()) {
+            problems.append("SKIP=\(skip) is not OMIT, BACKWARD or FORWARD (RFC 7529 §4)")
+        }
+        if months.contains(where: { $0.isLeap }) && RecurrenceRule.calendarScaleIdentifier(scale ?? "GREGORIAN") == "gregorian" {
+            problems.append("leap months (BYMONTH=…L) need an RSCALE that has them")
+        }
         return problems
     }
 
@@ -125,18 +137,15 @@ extension RecurrenceRule {
                 }
             }
         }
-        if !daysOfTheMonth.isEmpty && !months.isEmpty && daysOfTheWeek.isEmpty && daysOfTheYear.isEmpty && weeksOfTheYear.isEmpty {
+        if !daysOfTheMonth.isEmpty && !months.isEmpty && daysOfTheWeek.isEmpty && daysOfTheYear.isEmpty && weeksOfTheYear.isEmpty
+            && !hasNonGregorianScale
+        {
             let longest = months.map { CalendarDate.daysInMonth(year: 2000, month: min(max($0.number, 1), 12)) }.max() ?? 31
             if daysOfTheMonth.allSatisfy({ abs($0) > longest }) {
                 let days = daysOfTheMonth.map(String.init).joined(separator: ",")
                 let monthList = months.map { String($0.number) }.joined(separator: ",")
                 problems.append("BYMONTHDAY=\(days) never occurs in BYMONTH=\(monthList); the rule has no instance")
             }
-        }
-        if skip != nil && scale == nil { problems.append("SKIP needs RSCALE (RFC 7529); it is ignored") }
-        if let scale, scale != "GREGORIAN" { problems.append("RSCALE=\(scale) is not supported; only GREGORIAN rules are expanded") }
-        if months.contains(where: { $0.isLeap }) && (scale ?? "GREGORIAN") == "GREGORIAN" {
-            problems.append("leap months (BYMONTH=…L) need an RSCALE that has them")
         }
         return problems
     }
