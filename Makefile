@@ -1,7 +1,7 @@
 # calport — two commands on a fresh machine: `make demo` and `make test` (both run `make deps`).
 SWIFT ?= swift
 APT_PACKAGES := libicu-dev libxml2-dev libjemalloc-dev pkg-config
-PIP_PACKAGES := jsonschema python-dateutil
+PIP_PACKAGES := jsonschema python-dateutil lunardate convertdate pyluach hijridate
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build demo test lint format bench bench-deps clean
@@ -13,7 +13,7 @@ deps:
 		echo "installing$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
-	@python3 -c "import jsonschema, dateutil" 2>/dev/null || python3 -m pip install -q $(PIP_PACKAGES)
+	@python3 -c "import jsonschema, dateutil, lunardate, convertdate, pyluach, hijridate" 2>/dev/null || python3 -m pip install -q $(PIP_PACKAGES)
 	@# Radicale: the real CalDAV server the CalDAV tests start on 127.0.0.1 (RadicaleRoundTripTests).
 	@python3 -c "import radicale" 2>/dev/null || python3 -m pip install -q radicale
 
