@@ -60,6 +60,12 @@ public struct Converter: Sendable {
             kinds.append(BirthdayStage(handling: request.birthdays, leapDay: request.leapDay))
         }
         if request.subscriptions != .keep { kinds.append(SubscriptionStage(handling: request.subscriptions, log: log)) }
+        // Lunar and other RFC 7529 rules last: birthdays may have become one, and an expansion
+        // before leaves none to lower.
+        let support = registry.format(id: outputFormat)?.nonGregorianRules ?? .holds
+        if support != .holds || request.lowerRSCALE != nil {
+            stages.append(RSCALELowering(window: request.lowerRSCALE ?? .init(), mode: support, targetName: outputFormat, log: log))
+        }
         return kinds + stages
     }
 

@@ -91,6 +91,7 @@ struct ConvertCommand: ParsableCommand {
                 vocabularyOverrides: try vocabulary.mapFile.map { try VocabularyMapFile.load(path: $0) } ?? .none,
                 birthdays: kinds.birthdays, leapDay: kinds.leapDay, subscriptions: kinds.subscriptions, force: kinds.force)
             request.recurrence = try dateRange.makeQuery(timeZones: timeZones.options)
+            request.lowerRSCALE = try dateRange.loweringWindow()
             summary = try Converter().run(request, log: log)
         } catch let error as CalendarError {
             throw ExitStatus.report(error)
