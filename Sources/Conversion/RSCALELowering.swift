@@ -145,8 +145,13 @@ public struct RSCALELowering: ConversionStage {
             )
         case .recurrenceDates, .holds:
             var lowered = entry
-            let dates = occurrences.map(\.start).filter { $0 != start }
+            // A series that starts before the window starts at its first occurrence in it, so
+            // that DTSTART (always an instance) is not a date outside the window.
+            let first = occurrences.first
+            let newStart = first?.start ?? start
+            let dates = occurrences.map(\.start).filter { $0 != newStart }
             func lower(_ item: inout CalendarItem) {
+                item.start = newStart
                 item.recurrenceRules.removeAll(where: \.hasNonGregorianScale)
                 if !dates.isEmpty { item.recurrenceDates.append(.init(dates: dates)) }
                 if item.recurrenceRules.isEmpty { item.propertyParameters["RRULE"] = nil }
@@ -154,9 +159,11 @@ public struct RSCALELowering: ConversionStage {
             switch entry {
             case .event(var event):
                 lower(&event.item)
+                if let first, event.end != nil { event.end = first.end }
                 lowered = .event(event)
             case .reminder(var reminder):
                 lower(&reminder.item)
+                if let first, reminder.due != nil { reminder.due = first.end }
                 lowered = .reminder(reminder)
             default:
                 break
