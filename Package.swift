@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(
             name: "ConversionTests", dependencies: ["Conversion", "ICSFormat", "CalendarTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "CalendarKindTests", dependencies: ["Conversion", "ICalendarData", "CalendarTestSupport"],
+            name: "CalendarKindTests", dependencies: ["Conversion", "ICalendarData", "CalendarTestSupport", "Recurrence"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "VocabularyTests", dependencies: ["Conversion", "CalendarModel", "CalendarTestSupport"],

@@ -47,6 +47,9 @@ public struct ConversionRequest: Sendable {
     /// where the output could hold them; outputs that cannot always get them lowered (in this
     /// window, or the default one when nil).
     public var lowerRSCALE: RSCALELowering.Window?
+    /// `--birthday-calendar`: materialized birthdays recur on this calendar's date of birth
+    /// (an RFC 7529 RSCALE name: chinese, hebrew, islamic-umalqura, …).
+    public var birthdayCalendar: String?
 
     public init(inputs: [String], output: String? = nil, inputFormat: String? = nil, outputFormat: String? = nil,
                 strict: Bool = false, formatSettings: [String: String] = [:], outputLayout: OutputLayout = .file,

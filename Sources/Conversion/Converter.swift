@@ -57,7 +57,9 @@ public struct Converter: Sendable {
             CalendarKindDetection(), UnknownWordReport(log: log, output: registry.format(id: outputFormat)),
         ]
         if request.birthdays != .keep || request.leapDay != nil {
-            kinds.append(BirthdayStage(handling: request.birthdays, leapDay: request.leapDay))
+            var birthdays = BirthdayStage(handling: request.birthdays, leapDay: request.leapDay)
+            birthdays.calendarScale = request.birthdayCalendar
+            kinds.append(birthdays)
         }
         if request.subscriptions != .keep { kinds.append(SubscriptionStage(handling: request.subscriptions, log: log)) }
         // Lunar and other RFC 7529 rules last: birthdays may have become one, and an expansion

@@ -92,6 +92,7 @@ struct ConvertCommand: ParsableCommand {
                 birthdays: kinds.birthdays, leapDay: kinds.leapDay, subscriptions: kinds.subscriptions, force: kinds.force)
             request.recurrence = try dateRange.makeQuery(timeZones: timeZones.options)
             request.lowerRSCALE = try dateRange.loweringWindow()
+            request.birthdayCalendar = kinds.birthdayCalendar
             summary = try Converter().run(request, log: log)
         } catch let error as CalendarError {
             throw ExitStatus.report(error)
