@@ -4,7 +4,7 @@ APT_PACKAGES := libicu-dev libxml2-dev libjemalloc-dev pkg-config
 PIP_PACKAGES := jsonschema python-dateutil lunardate convertdate pyluach hijridate
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo test lint format bench bench-deps clean
+.PHONY: deps build demo test lint format bench bench-deps bench-expansion clean
 
 # Installs the C libraries, the Python test oracles and Radicale when missing; does nothing when present.
 deps:
@@ -45,6 +45,11 @@ BENCH_RUNS ?= 3
 bench: deps bench-deps
 	$(SWIFT) build -c release --product calport
 	python3 Benchmarks/bench.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS)
+
+# Only the RFC 7529 expansion section: a 100-year Chinese rule against a Gregorian yearly one.
+bench-expansion: deps
+	$(SWIFT) build -c release --product calport
+	python3 Benchmarks/bench.py --expansion-only --runs $(BENCH_RUNS)
 
 # The peers: libical's headers (for libical_roundtrip.c) and python icalendar; idempotent.
 bench-deps:

@@ -49,7 +49,9 @@ extension RecurrenceRule {
             case "BYMINUTE": rule.byMinute = try ints(value, name, 0...59, zero: true)
             case "BYHOUR": rule.byHour = try ints(value, name, 0...23, zero: true)
             case "BYMONTHDAY": rule.daysOfTheMonth = try ints(value, name, -31...31)
-            case "BYYEARDAY": rule.daysOfTheYear = try ints(value, name, -366...366)
+            // RFC 7529 §4: RSCALE (written first, as writers do) sets the range: a Hebrew leap
+            // year has up to 385 days.
+            case "BYYEARDAY": rule.daysOfTheYear = try ints(value, name, rule.hasNonGregorianScale ? -390...390 : -366...366)
             case "BYWEEKNO": rule.weeksOfTheYear = try ints(value, name, -53...53)
             case "BYSETPOS": rule.setPositions = try ints(value, name, -366...366)
             case "BYMONTH":
@@ -114,6 +116,9 @@ extension RecurrenceRule {
         }
         if let skip, !["OMIT", "BACKWARD", "FORWARD"].contains(skip.uppercased()) {
             problems.append("SKIP=\(skip) is not OMIT, BACKWARD or FORWARD (RFC 7529 §4)")
+        }
+        if !hasNonGregorianScale, let day = daysOfTheYear.first(where: { abs($0) > 366 }) {
+            problems.append("BYYEARDAY=\(day) is out of range -366...366 for the Gregorian calendar")
         }
         if months.contains(where: { $0.isLeap }) && RecurrenceRule.calendarScaleIdentifier(scale ?? "GREGORIAN") == "gregorian" {
             problems.append("leap months (BYMONTH=…L) need an RSCALE that has them")

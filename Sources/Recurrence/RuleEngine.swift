@@ -108,7 +108,7 @@ struct RuleEngine {
         try check("BYMINUTE", rule.byMinute, 0...59, zero: true)
         try check("BYHOUR", rule.byHour, 0...23, zero: true)
         try check("BYMONTHDAY", rule.daysOfTheMonth, -31...31)
-        try check("BYYEARDAY", rule.daysOfTheYear, -366...366)
+        try check("BYYEARDAY", rule.daysOfTheYear, scale == nil ? -366...366 : -390...390)
         try check("BYWEEKNO", rule.weeksOfTheYear, -53...53)
         try check("BYSETPOS", rule.setPositions, -366...366)
         try check("BYDAY ordinal", rule.daysOfTheWeek.map(\.weekNumber), -53...53, zero: true)
