@@ -95,7 +95,8 @@ extension RecurrenceRule {
     /// Constraint problems RFC 5545 §3.3.10 names, for a reader's diagnostics.
     public var validationProblems: [String] {
         var problems: [String] = []
-        let hasOtherBy = !bySecond.isEmpty || !byMinute.isEmpty || !byHour.isEmpty || !daysOfTheWeek.isEmpty
+        let hasOtherBy =
+            !bySecond.isEmpty || !byMinute.isEmpty || !byHour.isEmpty || !daysOfTheWeek.isEmpty
             || !daysOfTheMonth.isEmpty || !daysOfTheYear.isEmpty || !weeksOfTheYear.isEmpty || !months.isEmpty
         if !setPositions.isEmpty && !hasOtherBy { problems.append("BYSETPOS needs another BYxxx part") }
         if !weeksOfTheYear.isEmpty && frequency != .yearly { problems.append("BYWEEKNO is only valid with FREQ=YEARLY") }
@@ -112,7 +113,8 @@ extension RecurrenceRule {
         if let scale, RecurrenceRule.calendarScaleIdentifier(scale) == nil {
             problems.append(
                 "RSCALE=\(scale) names no calendar system calport knows (RFC 7529 §5; known: "
-                    + RecurrenceRule.calendarScales.map { $0.uppercased() }.joined(separator: ", ") + "); the rule is kept but not expanded")
+                    + RecurrenceRule.calendarScales.map { $0.uppercased() }.joined(separator: ", ") + "); the rule is kept but not expanded"
+            )
         }
         if let skip, !["OMIT", "BACKWARD", "FORWARD"].contains(skip.uppercased()) {
             problems.append("SKIP=\(skip) is not OMIT, BACKWARD or FORWARD (RFC 7529 §4)")
@@ -279,7 +281,8 @@ extension CalendarDateTime {
             self.init(date: date)
             return
         }
-        guard b[8] == UInt8(ascii: "T") || b[8] == UInt8(ascii: "t"), let h = number(9, 2), let mi = number(11, 2), let s = number(13, 2) else { return nil }
+        guard b[8] == UInt8(ascii: "T") || b[8] == UInt8(ascii: "t"), let h = number(9, 2), let mi = number(11, 2), let s = number(13, 2)
+        else { return nil }
         let time = TimeOfDay(hour: h, minute: mi, second: s)
         guard time.isValid else { return nil }
         var reference = TimeReference.floating

@@ -71,8 +71,10 @@ public struct Converter: Sendable {
         return kinds + stages
     }
 
-    func pass(_ element: CalendarStreamElement, through stages: inout [any ConversionStage], from index: Int,
-                      _ sink: (CalendarStreamElement) throws -> Void) throws {
+    func pass(
+        _ element: CalendarStreamElement, through stages: inout [any ConversionStage], from index: Int,
+        _ sink: (CalendarStreamElement) throws -> Void
+    ) throws {
         guard index < stages.count else {
             try sink(element)
             return

@@ -27,7 +27,9 @@ public struct RSCALELowering: ConversionStage {
         public init(text: String) throws {
             let parts = text.components(separatedBy: "..")
             guard parts.count == 2 else {
-                throw CalendarError(.usage, file: "--lower-rscale", "'\(text)' is not FROM..TO (e.g. 2024-01-01..2054-01-01, or .. for 30 years from each series' start)")
+                throw CalendarError(
+                    .usage, file: "--lower-rscale",
+                    "'\(text)' is not FROM..TO (e.g. 2024-01-01..2054-01-01, or .. for 30 years from each series' start)")
             }
             func date(_ s: String) throws -> CalendarDate? {
                 if s.isEmpty { return nil }
@@ -100,7 +102,9 @@ public struct RSCALELowering: ConversionStage {
     }
 
     private func lower(_ entry: CalendarEntry, line: Int, emit: (CalendarStreamElement) throws -> Void) throws {
-        guard let (master, extent) = OccurrenceFilter.master(entry), let start = master.start else { return try emit(.entry(entry, line: line)) }
+        guard let (master, extent) = OccurrenceFilter.master(entry), let start = master.start else {
+            return try emit(.entry(entry, line: line))
+        }
         let scaled = master.recurrenceRules.filter(\.hasNonGregorianScale)
         let (fromDay, toDay) = Self.days(of: window, start: start.date)
         let name = "'\(master.title ?? master.uid ?? "")'\(master.uid.map { " (UID \($0))" } ?? "")"
@@ -125,7 +129,8 @@ public struct RSCALELowering: ConversionStage {
                 $0.start.date.daysSinceEpoch >= fromDay && $0.start.date.daysSinceEpoch < toDay
             }
         } catch let error as RecurrenceError {
-            log.warning(file: sourceName, line: line, "\(name): \(error.message); \(targetName) cannot hold the rule, so it is written as it is")
+            log.warning(
+                file: sourceName, line: line, "\(name): \(error.message); \(targetName) cannot hold the rule, so it is written as it is")
             return try emit(.entry(entry, line: line))
         }
         let first = CalendarDate(daysSinceEpoch: fromDay)

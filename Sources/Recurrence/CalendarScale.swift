@@ -1,5 +1,5 @@
-import CalendarModel
 internal import CICUShim
+import CalendarModel
 import Foundation
 
 /// A calendar system an RFC 7529 RSCALE names (Chinese, Hebrew, Islamic, Persian, …), seen

@@ -36,7 +36,9 @@ enum HebrewYears {
         let leap = isLeap(year)
         // Heshvan and Kislev carry a year's length: 29/29 deficient, 29/30 regular, 30/30 complete.
         let kind = length - (leap ? 383 : 353)
-        var lengths: [(Int, Bool, Int)] = [(1, false, 30), (2, false, kind == 2 ? 30 : 29), (3, false, kind >= 1 ? 30 : 29), (4, false, 29), (5, false, 30)]
+        var lengths: [(Int, Bool, Int)] = [
+            (1, false, 30), (2, false, kind == 2 ? 30 : 29), (3, false, kind >= 1 ? 30 : 29), (4, false, 29), (5, false, 30),
+        ]
         if leap { lengths.append((5, true, 30)) }
         lengths += [(6, false, 29), (7, false, 30), (8, false, 29), (9, false, 30), (10, false, 29), (11, false, 30), (12, false, 29)]
         var day = first

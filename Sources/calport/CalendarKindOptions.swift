@@ -14,14 +14,17 @@ struct CalendarKindOptions: ParsableArguments {
 
     @Option(
         name: .customLong("birthday-calendar"),
-        help: "With --birthdays materialize: keep birthdays on this calendar's date of birth (chinese, dangi, hebrew, islamic-umalqura, persian, … any RSCALE calport knows), e.g. the 15th day of the 8th lunar month, every year.")
+        help:
+            "With --birthdays materialize: keep birthdays on this calendar's date of birth (chinese, dangi, hebrew, islamic-umalqura, persian, … any RSCALE calport knows), e.g. the 15th day of the 8th lunar month, every year."
+    )
     var birthdayCalendar: String?
 
     func validate() throws {
         if let birthdayCalendar {
             guard let name = RecurrenceRule.calendarScaleIdentifier(birthdayCalendar), name != "gregorian" else {
                 throw ValidationError(
-                    "--birthday-calendar \(birthdayCalendar): not a calendar calport knows (\(RecurrenceRule.calendarScales.dropFirst().joined(separator: ", ")))")
+                    "--birthday-calendar \(birthdayCalendar): not a calendar calport knows (\(RecurrenceRule.calendarScales.dropFirst().joined(separator: ", ")))"
+                )
             }
             if birthdays != .materialize { throw ValidationError("--birthday-calendar needs --birthdays materialize") }
         }

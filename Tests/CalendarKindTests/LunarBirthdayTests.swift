@@ -40,17 +40,22 @@ final class LunarBirthdayTests: XCTestCase {
         var item = CalendarItem(uid: "b", start: start)
         item.recurrenceRules = try lines.filter { $0.hasPrefix("RRULE:") }.map { try RecurrenceRule(rfc5545: String($0.dropFirst(6))) }
         let end = CalendarDate(year: lastYear + 1, month: 1, day: 1).daysSinceEpoch * 86_400
-        return try RecurrenceSet(master: item, extent: .none).occurrences(from: CalendarDate(year: 2025, month: 1, day: 1).daysSinceEpoch * 86_400, to: end)
-            .occurrences.map(\.start.basicISO)
+        return try RecurrenceSet(master: item, extent: .none).occurrences(
+            from: CalendarDate(year: 2025, month: 1, day: 1).daysSinceEpoch * 86_400, to: end
+        )
+        .occurrences.map(\.start.basicISO)
     }
 
     func testChineseBirthdaysKeepTheirLunarDateLeapMonthAndThirtiethDay() throws {
         let events = try materialized("chinese")
         // 1984-05-17 is the 17th of the 4th month; 2020-05-23 the 1st of the leap 4th month;
         // 1990-01-26 the 30th of the 12th month (lunardate).
-        XCTAssertTrue(events["mei-birthday@family.example"]!.contains("RRULE:RSCALE=CHINESE;FREQ=YEARLY;BYMONTHDAY=17;BYMONTH=4;SKIP=BACKWARD"))
-        XCTAssertTrue(events["jun-birthday@family.example"]!.contains("RRULE:RSCALE=CHINESE;FREQ=YEARLY;BYMONTHDAY=1;BYMONTH=4L;SKIP=BACKWARD"))
-        XCTAssertTrue(events["li-birthday@family.example"]!.contains("RRULE:RSCALE=CHINESE;FREQ=YEARLY;BYMONTHDAY=30;BYMONTH=12;SKIP=BACKWARD"))
+        XCTAssertTrue(
+            events["mei-birthday@family.example"]!.contains("RRULE:RSCALE=CHINESE;FREQ=YEARLY;BYMONTHDAY=17;BYMONTH=4;SKIP=BACKWARD"))
+        XCTAssertTrue(
+            events["jun-birthday@family.example"]!.contains("RRULE:RSCALE=CHINESE;FREQ=YEARLY;BYMONTHDAY=1;BYMONTH=4L;SKIP=BACKWARD"))
+        XCTAssertTrue(
+            events["li-birthday@family.example"]!.contains("RRULE:RSCALE=CHINESE;FREQ=YEARLY;BYMONTHDAY=30;BYMONTH=12;SKIP=BACKWARD"))
         let lunar = "from lunardate import LunarDate as L\ndef d(x): print(x.strftime('%Y%m%d'))\n"
         XCTAssertEqual(
             try occurrences(events["mei-birthday@family.example"]!, through: 2060),

@@ -68,7 +68,9 @@ final class RSCALEConversionTests: XCTestCase {
         try process.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw XCTSkip("oracle.py needs `make deps` (lunardate, pyluach, convertdate, hijridate)") }
+        guard process.terminationStatus == 0 else {
+            throw XCTSkip("oracle.py needs `make deps` (lunardate, pyluach, convertdate, hijridate)")
+        }
         return try JSONDecoder().decode([String: OracleCase].self, from: data)
     }
 
@@ -83,7 +85,8 @@ final class RSCALEConversionTests: XCTestCase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rscale-lowering-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Self.calendar(cases.map { ($0.rrule, $0.dtstart) }).write(to: directory.appendingPathComponent("in.ics"), atomically: true, encoding: .utf8)
+        try Self.calendar(cases.map { ($0.rrule, $0.dtstart) }).write(
+            to: directory.appendingPathComponent("in.ics"), atomically: true, encoding: .utf8)
         let run = try CommandRunner(directory: directory).calport(["convert", "in.ics", "-t", format, "-o", "out"] + extraArguments)
         XCTAssertEqual(run.status, 0, run.stderr)
         let output = try String(contentsOf: directory.appendingPathComponent("out"), encoding: .utf8)
@@ -101,7 +104,9 @@ final class RSCALEConversionTests: XCTestCase {
         for (index, (event, c)) in zip(events, cases).enumerated() {
             let lines = event.components(separatedBy: "\r\n")
             let start = lines.first { $0.hasPrefix("DTSTART") }.map { String($0.suffix(8)) }
-            let rdates = lines.filter { $0.hasPrefix("RDATE") }.flatMap { $0.split(separator: ":")[1].split(separator: ",").map(String.init) }
+            let rdates = lines.filter { $0.hasPrefix("RDATE") }.flatMap {
+                $0.split(separator: ":")[1].split(separator: ",").map(String.init)
+            }
             XCTAssertEqual(([start].compactMap { $0 } + rdates).sorted(), Self.window(c), "case \(index): \(c.rrule)")
             let canonical = try RecurrenceRule(rfc5545: c.rrule).rfc5545Text
             XCTAssertTrue(stderr.contains("RRULE:\(canonical)"), "a loss warning names \(canonical)")
@@ -129,5 +134,29 @@ final class RSCALEConversionTests: XCTestCase {
         let newYears = defaultWindow.components(separatedBy: "\r\n").filter { $0.hasPrefix("case 0,") }
         XCTAssertEqual(newYears.count, 31)
         XCTAssertEqual(newYears.last?.split(separator: ",")[1], "2/8/2054")
+    }
+
+    func testUnknownRSCALEIsAnErrorUnderStrictElseKeptVerbatimWithAWarning() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rscale-unknown-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.calendar([("RSCALE=RUSSIAN;FREQ=YEARLY", "20131025")]).write(
+            to: directory.appendingPathComponent("in.ics"), atomically: true, encoding: .utf8)
+        let runner = CommandRunner(directory: directory)
+        let strict = try runner.calport(["convert", "in.ics", "-t", "ics", "-o", "strict.ics", "--strict"])
+        XCTAssertEqual(strict.status, 65, strict.stderr)
+        XCTAssertTrue(strict.stderr.contains("in.ics:8"), strict.stderr)
+        XCTAssertTrue(strict.stderr.contains("RSCALE=RUSSIAN names no calendar system"), strict.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("strict.ics").path))
+        for arguments in [["-t", "ics"], ["-t", "ics", "--expand", "--start", "2013-01-01", "--end", "2020-01-01"], ["-t", "csv-google"]] {
+            let run = try runner.calport(["convert", "in.ics", "-o", "out"] + arguments)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertTrue(run.stderr.contains("RSCALE=RUSSIAN names no calendar system"), "\(arguments): \(run.stderr)")
+            let out = try String(contentsOf: directory.appendingPathComponent("out"), encoding: .utf8)
+            if arguments[1] == "ics" {
+                XCTAssertTrue(out.contains("RRULE:RSCALE=RUSSIAN;FREQ=YEARLY"), "kept verbatim, not expanded: \(out)")
+                XCTAssertFalse(out.contains("RECURRENCE-ID"))
+            }
+        }
     }
 }
