@@ -114,6 +114,12 @@ def expansion_section(args):
     print(f"  RSCALE=CHINESE FREQ=YEARLY:        {tc:.3f}s  {per_c:6.2f} us/occurrence  peak {rc / 1024:.1f}MB")
     print(f"  one Chinese series alone (cold):   {ts:.3f}s  {per_s:6.2f} us/occurrence")
     print(f"  Chinese / Gregorian per occurrence = {per_c / per_g:.2f}x (issue 18: at most 5x)")
+    # The engine alone (no reading, sorting or writing): Benchmarks' RecurrenceBenchmark, when built.
+    engine = os.path.join(HERE, ".build", "release", "RecurrenceBenchmark")
+    if os.path.exists(engine):
+        print(subprocess.run([engine, "rscale", str(events)], check=True, capture_output=True, text=True).stdout.rstrip())
+    else:
+        print("  (engine only: swift build -c release --package-path Benchmarks, then run this again)")
     return [{"label": "expansion gregorian yearly", "seconds": round(tg, 3), "us_per_occurrence": round(per_g, 2)},
             {"label": "expansion chinese yearly", "seconds": round(tc, 3), "us_per_occurrence": round(per_c, 2)},
             {"label": "expansion one chinese series", "seconds": round(ts, 3), "us_per_occurrence": round(per_s, 2)}]
