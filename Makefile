@@ -2,11 +2,11 @@
 SWIFT ?= swift
 # chromium: the headless browser the HTML report's tests render pages in (Tests/ReportTests).
 APT_PACKAGES := libicu-dev libxml2-dev libjemalloc-dev pkg-config chromium
-PIP_PACKAGES := jsonschema python-dateutil exchangelib msgraph-sdk
+PIP_PACKAGES := jsonschema python-dateutil exchangelib msgraph-sdk lunardate convertdate pyluach hijridate
 TZLOCAL_VERSION := 5.4.5
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo test lint format bench bench-deps clean sample-report
+.PHONY: deps build demo test lint format bench bench-deps clean sample-report bench-expansion
 
 # Installs the C libraries, the Python test oracles and Radicale when missing; does nothing when present.
 deps:
@@ -15,7 +15,7 @@ deps:
 		echo "installing$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
-	@python3 -c "import jsonschema, dateutil, exchangelib, msgraph" 2>/dev/null || python3 -m pip install -q $(PIP_PACKAGES)
+	@python3 -c "import jsonschema, dateutil, exchangelib, msgraph, lunardate, convertdate, pyluach, hijridate" 2>/dev/null || python3 -m pip install -q $(PIP_PACKAGES)
 	@# Oracles of the Windows zone table (tzlocal's CLDR snapshot, pinned: the table is generated
 	@# from it) and of X-WR-TIMEZONE round trips (python icalendar and x-wr-timezone).
 	@python3 -c "import importlib.metadata as m, icalendar, x_wr_timezone; assert m.version('tzlocal') == '$(TZLOCAL_VERSION)'" \
@@ -59,6 +59,11 @@ BENCH_RUNS ?= 3
 bench: deps bench-deps
 	$(SWIFT) build -c release --product calport
 	python3 Benchmarks/bench.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS)
+
+# Only the RFC 7529 expansion section: a 100-year Chinese rule against a Gregorian yearly one.
+bench-expansion: deps
+	$(SWIFT) build -c release --product calport
+	python3 Benchmarks/bench.py --expansion-only --runs $(BENCH_RUNS)
 
 # The peers: libical's headers (for libical_roundtrip.c) and python icalendar; idempotent.
 bench-deps:

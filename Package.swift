@@ -60,7 +60,7 @@ let package = Package(
             name: "ConversionTests", dependencies: ["Conversion", "ICSFormat", "TimeZones", "CalendarTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ReportTests", dependencies: ["Conversion", "CalendarModel", "CalendarTestSupport"], exclude: ["rendered_figures.py"]),
         .testTarget(
-            name: "CalendarKindTests", dependencies: ["Conversion", "ICalendarData", "CalendarTestSupport"],
+            name: "CalendarKindTests", dependencies: ["Conversion", "ICalendarData", "CalendarTestSupport", "Recurrence"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "VocabularyTests", dependencies: ["Conversion", "CalendarModel", "CalendarTestSupport"],
@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(
             name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel", "ICSFormat", "Conversion", "CalendarTestSupport"],
             resources: [.copy("Fixtures")]),
-        .target(name: "Recurrence", dependencies: ["CalendarModel", "TimeZones"]),
+        .target(name: "Recurrence", dependencies: ["CalendarModel", "TimeZones", "CICUShim"]),
         .testTarget(name: "ExchangeDataTests", dependencies: ["ExchangeData", "CalendarModel", "Recurrence"], exclude: ["Fixtures"]),
         .testTarget(
             name: "EWSFormatTests",

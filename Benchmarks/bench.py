@@ -73,6 +73,59 @@ def build_libical(directory):
     return binary
 
 
+def rscale_archive(directory, name, events, rule):
+    """An ICS file of `events` all-day events, each with `rule(i)` as RRULE and its own start."""
+    path = os.path.join(directory, f"expansion-{name}-{events}.ics")
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calport//bench//EN"]
+    for i in range(events):
+        text, start = rule(i)
+        lines += ["BEGIN:VEVENT", f"UID:{name}-{i}@bench", "DTSTAMP:20240101T000000Z", f"DTSTART;VALUE=DATE:{start}",
+                  f"RRULE:{text}", f"SUMMARY:{name} {i}", "END:VEVENT"]
+    with open(path, "w", newline="") as f:
+        f.write("\r\n".join(lines + ["END:VCALENDAR"]) + "\r\n")
+    return path
+
+
+def expansion_section(args):
+    """RFC 7529 expansion (issue 18): a 100-year Chinese yearly rule against a 100-year Gregorian
+    yearly rule, per occurrence, through `convert --expand`. Each file holds `events` such series
+    with their own months and days; a run's fixed cost (an empty calendar's run) is taken off
+    before dividing by the occurrences. The single-series figure shows the first rule's cost,
+    when no Chinese year is laid out yet (CalendarScale keeps each year once per process)."""
+    os.makedirs(args.data, exist_ok=True)
+    events = args.expansion_events
+    gregorian = rscale_archive(args.data, "gregorian", events,
+                               lambda i: ("FREQ=YEARLY;COUNT=100", f"2024{1 + i % 12:02d}{1 + i % 28:02d}"))
+    # Chinese dates of 2024 (lunar year 4721) as DTSTART: the rule's own month and day.
+    chinese_rule = lambda i: (f"RSCALE=CHINESE;FREQ=YEARLY;COUNT=100;BYMONTHDAY={1 + i % 28};BYMONTH={1 + i % 12}", "20240210")
+    chinese = rscale_archive(args.data, "chinese", events, chinese_rule)
+    single = rscale_archive(args.data, "chinese", 1, chinese_rule)
+    empty = rscale_archive(args.data, "empty", 0, chinese_rule)
+    cmd = lambda path: [args.calport, "convert", path, "-t", "jsonl", "-o", os.path.join(args.data, "expansion.jsonl"),
+                        "--expand", "--start", "2000-01-01", "--end", "2200-01-01", "--no-progress"]
+    runs = [cmd(empty), cmd(gregorian), cmd(chinese), cmd(single)]
+    (t0, _, _), (tg, rg, _), (tc, rc, _), (ts, _, _) = run_alternating(runs, args.runs)
+    occurrences = events * 100
+    per_g = (tg - t0) / occurrences * 1e6
+    per_c = (tc - t0) / occurrences * 1e6
+    per_s = (ts - t0) / 100 * 1e6
+    print(f"\nRSCALE expansion ({events} series x 100 years, --expand to jsonl, median of {args.runs}; "
+          f"empty-calendar run {t0:.3f}s taken off)")
+    print(f"  Gregorian FREQ=YEARLY:             {tg:.3f}s  {per_g:6.2f} us/occurrence  peak {rg / 1024:.1f}MB")
+    print(f"  RSCALE=CHINESE FREQ=YEARLY:        {tc:.3f}s  {per_c:6.2f} us/occurrence  peak {rc / 1024:.1f}MB")
+    print(f"  one Chinese series alone (cold):   {ts:.3f}s  {per_s:6.2f} us/occurrence")
+    print(f"  Chinese / Gregorian per occurrence = {per_c / per_g:.2f}x (issue 18: at most 5x)")
+    # The engine alone (no reading, sorting or writing): Benchmarks' RecurrenceBenchmark, when built.
+    engine = os.path.join(HERE, ".build", "release", "RecurrenceBenchmark")
+    if os.path.exists(engine):
+        print(subprocess.run([engine, "rscale", str(events)], check=True, capture_output=True, text=True).stdout.rstrip())
+    else:
+        print("  (engine only: swift build -c release --package-path Benchmarks, then run this again)")
+    return [{"label": "expansion gregorian yearly", "seconds": round(tg, 3), "us_per_occurrence": round(per_g, 2)},
+            {"label": "expansion chinese yearly", "seconds": round(tc, 3), "us_per_occurrence": round(per_c, 2)},
+            {"label": "expansion one chinese series", "seconds": round(ts, 3), "us_per_occurrence": round(per_s, 2)}]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--calport", default=os.path.join(ROOT, ".build", "release", "calport"))
@@ -83,7 +136,15 @@ def main():
     parser.add_argument("--skip-python-above", type=int, default=10000,
                         help="python icalendar takes minutes on 100k items (2.9 GB RSS): skipped above this size unless raised")
     parser.add_argument("--json", help="also write the figures as JSON here")
+    parser.add_argument("--expansion-events", type=int, default=500, help="series in the RSCALE expansion section")
+    parser.add_argument("--expansion-only", action="store_true", help="run only the RSCALE expansion section")
     args = parser.parse_args()
+    if args.expansion_only:
+        figures = expansion_section(args)
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(figures, f, indent=1)
+        return
     os.makedirs(args.data, exist_ok=True)
     libical = build_libical(args.data)
     formats = subprocess.run([args.calport, "formats"], check=True, capture_output=True, text=True).stdout
@@ -159,6 +220,7 @@ def main():
             print(f"  calport ICS->jcal throughput = {py_json['seconds'] / cp_jcal['seconds']:.1f}x python icalendar (jCal)")
         print(f"  calport ICS->jsonl throughput = {li['seconds'] / cp_jsonl['seconds']:.2f}x libical's ICS round trip")
         figures += rows
+    figures += expansion_section(args)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(figures, f, indent=1)

@@ -103,6 +103,20 @@ public protocol CalendarFormat: Sendable {
     /// Whether the format's writer writes this entry: what it leaves out (and reports as a
     /// loss) is not counted as written.
     func holds(_ entry: CalendarEntry) -> Bool
+    /// Whether the format can hold a rule in a non-Gregorian calendar (RFC 7529 RSCALE), and if
+    /// not, how the conversion lowers one to dates for it (`RSCALELowering`).
+    var nonGregorianRules: NonGregorianRuleSupport { get }
+}
+
+/// What a format does with a recurrence rule counted in a non-Gregorian calendar (RFC 7529
+/// RSCALE=CHINESE, HEBREW, …).
+public enum NonGregorianRuleSupport: Sendable, Hashable {
+    /// The format writes the rule as it is (ICS, jCal, xCal, JSCalendar, calport's JSON).
+    case holds
+    /// The format has no such rule but has extra dates (RDATE): the occurrences become those.
+    case recurrenceDates
+    /// The format has neither: each occurrence becomes an item of its own (a CSV row).
+    case separateItems
 }
 
 extension CalendarFormat {
@@ -111,6 +125,9 @@ extension CalendarFormat {
 
     /// Most formats write every entry.
     public func holds(_ entry: CalendarEntry) -> Bool { true }
+
+    /// Most formats carry RFC 7529 rules as they are.
+    public var nonGregorianRules: NonGregorianRuleSupport { .holds }
 
     /// The format's participant words with a run's overrides applied.
     public func vocabulary(with overrides: VocabularyOverrides) -> ParticipantVocabulary? {

@@ -49,7 +49,9 @@ extension RecurrenceRule {
             case "BYMINUTE": rule.byMinute = try ints(value, name, 0...59, zero: true)
             case "BYHOUR": rule.byHour = try ints(value, name, 0...23, zero: true)
             case "BYMONTHDAY": rule.daysOfTheMonth = try ints(value, name, -31...31)
-            case "BYYEARDAY": rule.daysOfTheYear = try ints(value, name, -366...366)
+            // RFC 7529 §4: RSCALE (written first, as writers do) sets the range: a Hebrew leap
+            // year has up to 385 days.
+            case "BYYEARDAY": rule.daysOfTheYear = try ints(value, name, rule.hasNonGregorianScale ? -390...390 : -366...366)
             case "BYWEEKNO": rule.weeksOfTheYear = try ints(value, name, -53...53)
             case "BYSETPOS": rule.setPositions = try ints(value, name, -366...366)
             case "BYMONTH":
@@ -93,7 +95,8 @@ extension RecurrenceRule {
     /// Constraint problems RFC 5545 §3.3.10 names, for a reader's diagnostics.
     public var validationProblems: [String] {
         var problems: [String] = []
-        let hasOtherBy = !bySecond.isEmpty || !byMinute.isEmpty || !byHour.isEmpty || !daysOfTheWeek.isEmpty
+        let hasOtherBy =
+            !bySecond.isEmpty || !byMinute.isEmpty || !byHour.isEmpty || !daysOfTheWeek.isEmpty
             || !daysOfTheMonth.isEmpty || !daysOfTheYear.isEmpty || !weeksOfTheYear.isEmpty || !months.isEmpty
         if !setPositions.isEmpty && !hasOtherBy { problems.append("BYSETPOS needs another BYxxx part") }
         if !weeksOfTheYear.isEmpty && frequency != .yearly { problems.append("BYWEEKNO is only valid with FREQ=YEARLY") }
@@ -105,6 +108,22 @@ extension RecurrenceRule {
             && !(frequency == .monthly || (frequency == .yearly && weeksOfTheYear.isEmpty))
         {
             problems.append("BYDAY ordinals need FREQ=MONTHLY or FREQ=YEARLY without BYWEEKNO")
+        }
+        if skip != nil && scale == nil { problems.append("SKIP needs RSCALE (RFC 7529); it is ignored") }
+        if let scale, RecurrenceRule.calendarScaleIdentifier(scale) == nil {
+            problems.append(
+                "RSCALE=\(scale) names no calendar system calport knows (RFC 7529 §5; known: "
+                    + RecurrenceRule.calendarScales.map { $0.uppercased() }.joined(separator: ", ") + "); the rule is kept but not expanded"
+            )
+        }
+        if let skip, !["OMIT", "BACKWARD", "FORWARD"].contains(skip.uppercased()) {
+            problems.append("SKIP=\(skip) is not OMIT, BACKWARD or FORWARD (RFC 7529 §4)")
+        }
+        if !hasNonGregorianScale, let day = daysOfTheYear.first(where: { abs($0) > 366 }) {
+            problems.append("BYYEARDAY=\(day) is out of range -366...366 for the Gregorian calendar")
+        }
+        if months.contains(where: { $0.isLeap }) && RecurrenceRule.calendarScaleIdentifier(scale ?? "GREGORIAN") == "gregorian" {
+            problems.append("leap months (BYMONTH=…L) need an RSCALE that has them")
         }
         return problems
     }
@@ -125,18 +144,15 @@ extension RecurrenceRule {
                 }
             }
         }
-        if !daysOfTheMonth.isEmpty && !months.isEmpty && daysOfTheWeek.isEmpty && daysOfTheYear.isEmpty && weeksOfTheYear.isEmpty {
+        if !daysOfTheMonth.isEmpty && !months.isEmpty && daysOfTheWeek.isEmpty && daysOfTheYear.isEmpty && weeksOfTheYear.isEmpty
+            && !hasNonGregorianScale
+        {
             let longest = months.map { CalendarDate.daysInMonth(year: 2000, month: min(max($0.number, 1), 12)) }.max() ?? 31
             if daysOfTheMonth.allSatisfy({ abs($0) > longest }) {
                 let days = daysOfTheMonth.map(String.init).joined(separator: ",")
                 let monthList = months.map { String($0.number) }.joined(separator: ",")
                 problems.append("BYMONTHDAY=\(days) never occurs in BYMONTH=\(monthList); the rule has no instance")
             }
-        }
-        if skip != nil && scale == nil { problems.append("SKIP needs RSCALE (RFC 7529); it is ignored") }
-        if let scale, scale != "GREGORIAN" { problems.append("RSCALE=\(scale) is not supported; only GREGORIAN rules are expanded") }
-        if months.contains(where: { $0.isLeap }) && (scale ?? "GREGORIAN") == "GREGORIAN" {
-            problems.append("leap months (BYMONTH=…L) need an RSCALE that has them")
         }
         return problems
     }
@@ -265,7 +281,8 @@ extension CalendarDateTime {
             self.init(date: date)
             return
         }
-        guard b[8] == UInt8(ascii: "T") || b[8] == UInt8(ascii: "t"), let h = number(9, 2), let mi = number(11, 2), let s = number(13, 2) else { return nil }
+        guard b[8] == UInt8(ascii: "T") || b[8] == UInt8(ascii: "t"), let h = number(9, 2), let mi = number(11, 2), let s = number(13, 2)
+        else { return nil }
         let time = TimeOfDay(hour: h, minute: mi, second: s)
         guard time.isValid else { return nil }
         var reference = TimeReference.floating

@@ -10,6 +10,8 @@ public struct BirthdayStage: ConversionStage {
     /// The rule for February 29 birthdays; nil keeps the source's rule (and, when
     /// materializing, means `feb28`, the choice birthday calendars make).
     public let leapDay: LeapDayRule?
+    /// `--birthday-calendar`: the calendar (RFC 7529 RSCALE name) materialized birthdays keep.
+    public var calendarScale: String?
     private var skipping = false
     private var materializing = false
     /// Contacts already written in the current calendar: Google exports one event per year
@@ -93,6 +95,7 @@ public struct BirthdayStage: ConversionStage {
         item.recurrenceRules = [
             birthday.isLeapDay ? (leapDay ?? .feb28).rule : RecurrenceRule(frequency: .yearly)
         ]
+        if let calendarScale, let rule = Self.scaledRule(for: birthday, calendar: calendarScale) { item.recurrenceRules = [rule] }
         var plain = Event(item: item)
         plain.end = CalendarDateTime(date: start.date.adding(days: 1))
         plain.transparency = event.transparency

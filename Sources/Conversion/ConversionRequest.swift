@@ -47,6 +47,13 @@ public struct ConversionRequest: Sendable {
     public var subscriptions: SubscriptionHandling
     /// Write onto a calendar that does not allow modifications (`--force`).
     public var force: Bool
+    /// `--lower-rscale FROM..TO`: RFC 7529 rules in non-Gregorian calendars become dates even
+    /// where the output could hold them; outputs that cannot always get them lowered (in this
+    /// window, or the default one when nil).
+    public var lowerRSCALE: RSCALELowering.Window?
+    /// `--birthday-calendar`: materialized birthdays recur on this calendar's date of birth
+    /// (an RFC 7529 RSCALE name: chinese, hebrew, islamic-umalqura, …).
+    public var birthdayCalendar: String?
 
     public init(inputs: [String], output: String? = nil, inputFormat: String? = nil, outputFormat: String? = nil,
                 strict: Bool = false, formatSettings: [String: String] = [:], outputLayout: OutputLayout = .file,

@@ -60,14 +60,24 @@ public struct Converter: Sendable {
             CalendarKindDetection(), UnknownWordReport(log: log, output: registry.format(id: outputFormat)),
         ]
         if request.birthdays != .keep || request.leapDay != nil {
-            kinds.append(BirthdayStage(handling: request.birthdays, leapDay: request.leapDay))
+            var birthdays = BirthdayStage(handling: request.birthdays, leapDay: request.leapDay)
+            birthdays.calendarScale = request.birthdayCalendar
+            kinds.append(birthdays)
         }
         if request.subscriptions != .keep { kinds.append(SubscriptionStage(handling: request.subscriptions, log: log)) }
+        // Lunar and other RFC 7529 rules last: birthdays may have become one, and an expansion
+        // before leaves none to lower.
+        let support = registry.format(id: outputFormat)?.nonGregorianRules ?? .holds
+        if support != .holds || request.lowerRSCALE != nil {
+            stages.append(RSCALELowering(window: request.lowerRSCALE ?? .init(), mode: support, targetName: outputFormat, log: log))
+        }
         return kinds + stages
     }
 
-    func pass(_ element: CalendarStreamElement, through stages: inout [any ConversionStage], from index: Int,
-                      _ sink: (CalendarStreamElement) throws -> Void) throws {
+    func pass(
+        _ element: CalendarStreamElement, through stages: inout [any ConversionStage], from index: Int,
+        _ sink: (CalendarStreamElement) throws -> Void
+    ) throws {
         guard index < stages.count else {
             try sink(element)
             return

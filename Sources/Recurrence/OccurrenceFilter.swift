@@ -175,7 +175,7 @@ public struct OccurrenceFilter {
 
     /// The item and extent that define an entry's occurrences; a to-do without DTSTART is
     /// placed at its DUE. Nil when the entry has no date at all.
-    static func master(_ entry: CalendarEntry) -> (CalendarItem, OccurrenceExtent)? {
+    public static func master(_ entry: CalendarEntry) -> (CalendarItem, OccurrenceExtent)? {
         switch entry {
         case .event(let event):
             guard event.item.start != nil else { return nil }
@@ -200,7 +200,7 @@ public struct OccurrenceFilter {
 
     /// One occurrence as an item of its own: its start and end, the series' UID, a
     /// RECURRENCE-ID, and no recurrence properties.
-    static func instance(of entry: CalendarEntry, occurrence: Occurrence) -> CalendarEntry {
+    public static func instance(of entry: CalendarEntry, occurrence: Occurrence) -> CalendarEntry {
         func strip(_ item: inout CalendarItem) {
             item.start = occurrence.start
             item.recurrenceRules = []

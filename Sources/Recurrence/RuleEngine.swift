@@ -54,6 +54,10 @@ struct RuleEngine {
     private let yearDayList: [Int]
     /// Seconds of day an instance may have, sorted (periods of a day or longer).
     private let timesOfDay: [Int]
+    /// RFC 7529: the days a rule with a non-Gregorian RSCALE names. With it, a YEARLY period is a
+    /// year of that calendar (`periodCursor` its extended year) and a MONTHLY one a month of it
+    /// (`periodCursor` is year × 32 + month index); the Gregorian day masks stay empty.
+    private let scaled: ScaleDaySelector?
 
     // Sub-daily frequencies: seconds of day grouped by the unit (hour, minute, second) they fall in.
     private let unit: Int
@@ -81,10 +85,8 @@ struct RuleEngine {
         rule: RecurrenceRule, start: CalendarDateTime, startAlwaysOccurs: Bool,
         instantOf: @escaping (Int) -> Int
     ) throws {
-        if let scale = rule.scale, scale != "GREGORIAN" {
-            throw RecurrenceError(.unsupported, "RSCALE=\(scale) is not supported (only GREGORIAN); the rule is not expanded")
-        }
-        switch rule.skip {
+        let scale = try rule.scale.flatMap { try CalendarScale.forRSCALE($0) }
+        switch rule.skip?.uppercased() {
         case nil, "OMIT": skipMode = .omit
         // SKIP only means something with RSCALE (RFC 7529 §3.1); without it, RFC 5545's
         // omission stands.
@@ -92,7 +94,7 @@ struct RuleEngine {
         case "FORWARD": skipMode = rule.scale == nil ? .omit : .forward
         case let other?: throw RecurrenceError(.invalid, "SKIP=\(other) is not OMIT, BACKWARD or FORWARD (RFC 7529)")
         }
-        if let leap = rule.months.first(where: { $0.isLeap || $0.number > 12 }) {
+        if scale == nil, let leap = rule.months.first(where: { $0.isLeap || $0.number > 12 }) {
             throw RecurrenceError(.invalid, "BYMONTH=\(leap.number)\(leap.isLeap ? "L" : "") names no Gregorian month")
         }
         // Rules can come from JSON or code, not only from checked RFC 5545 text: out-of-range
@@ -106,7 +108,7 @@ struct RuleEngine {
         try check("BYMINUTE", rule.byMinute, 0...59, zero: true)
         try check("BYHOUR", rule.byHour, 0...23, zero: true)
         try check("BYMONTHDAY", rule.daysOfTheMonth, -31...31)
-        try check("BYYEARDAY", rule.daysOfTheYear, -366...366)
+        try check("BYYEARDAY", rule.daysOfTheYear, scale == nil ? -366...366 : -390...390)
         try check("BYWEEKNO", rule.weeksOfTheYear, -53...53)
         try check("BYSETPOS", rule.setPositions, -366...366)
         try check("BYDAY ordinal", rule.daysOfTheWeek.map(\.weekNumber), -53...53, zero: true)
@@ -156,12 +158,14 @@ struct RuleEngine {
 
         let startDate = start.date
         let startTime = start.time ?? TimeOfDay(hour: 0, minute: 0, second: 0)
-        var months = rule.months.map(\.number)
-        var monthDays = rule.daysOfTheMonth
+        // With a non-Gregorian RSCALE, months and month and year days are the selector's.
+        var months = scale == nil ? rule.months.map(\.number) : []
+        var monthDays = scale == nil ? rule.daysOfTheMonth : []
+        let yearDays = scale == nil ? rule.daysOfTheYear : []
         var weekdays = rule.daysOfTheWeek
-        let noDayParts = rule.weeksOfTheYear.isEmpty && rule.daysOfTheYear.isEmpty && monthDays.isEmpty && weekdays.isEmpty
+        let noDayParts = rule.weeksOfTheYear.isEmpty && rule.daysOfTheYear.isEmpty && rule.daysOfTheMonth.isEmpty && weekdays.isEmpty
         // RFC 5545 §3.3.10: what the rule leaves out is taken from DTSTART.
-        switch frequency {
+        switch scale == nil ? frequency : .secondly {
         case .yearly:
             if noDayParts {
                 if months.isEmpty { months = [startDate.month] }
@@ -177,11 +181,10 @@ struct RuleEngine {
             }
         case .monthly:
             if noDayParts { monthDays = [startDate.day] }
-        case .weekly:
-            if noDayParts { weekdays = [.init(.init(isoWeekday: startDate.isoWeekday))] }
         default:
             break
         }
+        if frequency == .weekly && noDayParts { weekdays = [.init(.init(isoWeekday: startDate.isoWeekday))] }
 
         var mm: UInt16 = 0
         for m in months { mm |= 1 << UInt16(m) }
@@ -195,15 +198,15 @@ struct RuleEngine {
         monthDayNegative = mdn
         hasMonthDays = !monthDays.isEmpty
         monthDayList = monthDays
-        yearDayList = rule.daysOfTheYear
+        yearDayList = yearDays
         var ydp = [Bool](repeating: false, count: 367)
         var ydn = [Bool](repeating: false, count: 367)
-        for d in rule.daysOfTheYear {
+        for d in yearDays {
             if d > 0 { ydp[d] = true } else { ydn[-d] = true }
         }
         yearDayPositive = ydp
         yearDayNegative = ydn
-        hasYearDays = !rule.daysOfTheYear.isEmpty
+        hasYearDays = !yearDays.isEmpty
         var wnp: UInt64 = 0
         var wnn: UInt64 = 0
         for w in rule.weeksOfTheYear {
@@ -226,6 +229,14 @@ struct RuleEngine {
         }
         plainWeekdays = pw
         ordinalWeekdays = ow
+        if let scale {
+            scaled = try ScaleDaySelector(
+                rule: rule, scale: scale, startDay: startDay,
+                skip: skipMode == .forward ? .forward : skipMode == .backward ? .backward : .omit, plainWeekdays: pw,
+                ordinalWeekdays: ow)
+        } else {
+            scaled = nil
+        }
         hasWeekdays = !weekdays.isEmpty
         weekStart = (rule.firstDayOfTheWeek ?? .monday).isoNumber
         setPositions = rule.setPositions
@@ -301,10 +312,12 @@ struct RuleEngine {
         switch frequency {
         case .yearly:
             periodCursor = startDate.year
-            emptyLimit = 400  // the Gregorian calendar repeats every 400 years
+            // The Gregorian calendar repeats every 400 years; lunisolar leap months can be
+            // centuries apart (a Chinese 9L: 2014, then 2109).
+            emptyLimit = scale == nil ? 400 : 1000
         case .monthly:
             periodCursor = startDate.year * 12 + startDate.month - 1
-            emptyLimit = 4800
+            emptyLimit = scale == nil ? 4800 : 12_000
         case .weekly:
             periodCursor = startDay - RuleEngine.floorMod(startDate.isoWeekday - weekStart, 7)
             emptyLimit = 20_871  // weeks in 400 years
@@ -314,6 +327,11 @@ struct RuleEngine {
         default:
             periodCursor = startDay  // sub-daily: the day being scanned
             emptyLimit = 146_097
+        }
+        if let scaled, frequency == .yearly {
+            periodCursor = scaled.start.year
+        } else if let scaled, frequency == .monthly {
+            periodCursor = scaled.start.year * 32 + scaled.start.monthIndex
         }
         if frequency == .yearly && hasWeekNos {
             // With BYWEEKNO the year is the week-numbering year (weeks starting on WKST), so
@@ -369,7 +387,25 @@ struct RuleEngine {
         let date = CalendarDate(daysSinceEpoch: day)
         let target: Int
         let step: Int
-        switch frequency {
+        if let scaled, frequency == .monthly {
+            // Months of the calendar vary in number per year: walk INTERVAL by INTERVAL to the
+            // last period that starts on or before the day.
+            var cursor = (year: RuleEngine.floorDiv(periodCursor, 32), index: RuleEngine.floorMod(periodCursor, 32))
+            while true {
+                var next: (year: Int, index: Int)? = cursor
+                for _ in 0..<interval { next = next.flatMap { scaled.month(after: $0.year, $0.index) } }
+                guard let candidate = next, let first = scaled.firstDay(ofYear: candidate.year, monthIndex: candidate.index),
+                    first <= day
+                else { break }
+                cursor = candidate
+            }
+            periodCursor = cursor.year * 32 + cursor.index
+            return
+        }
+        switch scaled == nil ? frequency : frequency == .yearly ? .secondly : frequency {
+        case .secondly where scaled != nil:
+            target = scaled?.scale.position(ofDay: day)?.year ?? periodCursor
+            step = interval
         case .yearly:
             target = hasWeekNos ? weekYear(of: day, year: date.year) : date.year
             step = interval
@@ -424,6 +460,14 @@ struct RuleEngine {
     }
 
     private func pastLastYear() -> Bool {
+        if let scaled, frequency == .yearly || frequency == .monthly {
+            let first =
+                frequency == .yearly
+                ? scaled.firstDay(ofYear: periodCursor)
+                : scaled.firstDay(ofYear: RuleEngine.floorDiv(periodCursor, 32), monthIndex: RuleEngine.floorMod(periodCursor, 32))
+            // No layout: ICU cannot go on (beyond its range), which ends the series as well.
+            return (first ?? Int.max) > 2_932_896
+        }
         switch frequency {
         case .yearly: return periodCursor > 9999
         case .monthly: return periodCursor > 9999 * 12 + 11
@@ -434,6 +478,22 @@ struct RuleEngine {
     // MARK: periods
 
     private mutating func fillNextPeriod() {
+        if let scaled, frequency == .yearly {
+            let year = periodCursor
+            periodCursor += interval
+            emit(days: scaled.days(inYear: year) ?? [])
+            return
+        }
+        if let scaled, frequency == .monthly {
+            let year = RuleEngine.floorDiv(periodCursor, 32)
+            let index = RuleEngine.floorMod(periodCursor, 32)
+            var next: (year: Int, index: Int)? = (year, index)
+            for _ in 0..<interval { next = next.flatMap { scaled.month(after: $0.year, $0.index) } }
+            // Past ICU's range: a cursor beyond the last date ends the series in pastLastYear.
+            periodCursor = next.map { $0.year * 32 + $0.index } ?? Int.max / 2
+            emit(days: scaled.days(inYear: year, monthIndex: index) ?? [])
+            return
+        }
         switch frequency {
         case .yearly:
             let year = periodCursor
@@ -545,6 +605,12 @@ struct RuleEngine {
 
     /// Days of [first, first+count) named by BYDAY ordinals (`2MO`, `-1FR`), sorted.
     private func ordinalDays(from first: Int, count: Int) -> [Int] {
+        RuleEngine.ordinalDays(ordinalWeekdays, from: first, count: count)
+    }
+
+    /// Days of [first, first+count) named by BYDAY ordinals (ISO weekday, ordinal); shared with
+    /// the RSCALE selector, whose months are not Gregorian ones.
+    static func ordinalDays(_ ordinalWeekdays: [(iso: Int, n: Int)], from first: Int, count: Int) -> [Int] {
         if ordinalWeekdays.isEmpty { return [] }
         var result: [Int] = []
         let firstWeekday = CalendarDate(daysSinceEpoch: first).isoWeekday
@@ -563,6 +629,7 @@ struct RuleEngine {
     }
 
     private func matches(day: Int, ordinals: [Int], checkMonth: Bool) -> Bool {
+        if let scaled, !scaled.matches(day: day) { return false }
         if monthMask == 0 && !hasMonthDays && !hasYearDays && !hasWeekNos {
             // Only weekdays (or nothing) to check: no calendar date needed.
             return !hasWeekdays || plainWeekdays & (1 << UInt8(RuleEngine.floorMod(day + 3, 7) + 1)) != 0 || ordinals.contains(day)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CalendarModel
 import Conversion
 
 /// Options for birthday, subscription and read-only calendars, shared by the commands that write.
@@ -10,6 +11,24 @@ struct CalendarKindOptions: ParsableArguments {
         name: .customLong("leap-day"),
         help: "February 29 birthdays in common years: feb28, mar1 or skip (default: as the source says; feb28 when materializing).")
     var leapDay: LeapDayRule?
+
+    @Option(
+        name: .customLong("birthday-calendar"),
+        help:
+            "With --birthdays materialize: keep birthdays on this calendar's date of birth (chinese, dangi, hebrew, islamic-umalqura, persian, … any RSCALE calport knows), e.g. the 15th day of the 8th lunar month, every year."
+    )
+    var birthdayCalendar: String?
+
+    func validate() throws {
+        if let birthdayCalendar {
+            guard let name = RecurrenceRule.calendarScaleIdentifier(birthdayCalendar), name != "gregorian" else {
+                throw ValidationError(
+                    "--birthday-calendar \(birthdayCalendar): not a calendar calport knows (\(RecurrenceRule.calendarScales.dropFirst().joined(separator: ", ")))"
+                )
+            }
+            if birthdays != .materialize { throw ValidationError("--birthday-calendar needs --birthdays materialize") }
+        }
+    }
 
     @Option(help: "Subscription calendars: keep a copy of their events, skip them, or write a descriptor to subscribe again.")
     var subscriptions: SubscriptionHandling = .keep

@@ -106,6 +106,8 @@ struct ConvertCommand: ParsableCommand {
             request.recurrence = try dateRange.makeQuery(timeZones: timeZones.options)
             request.reportFormat = reportFormat
             request.commandLine = CommandLine.arguments
+            request.lowerRSCALE = try dateRange.loweringWindow()
+            request.birthdayCalendar = kinds.birthdayCalendar
             summary = try Converter().run(request, log: log)
         } catch let error as CalendarError {
             throw ExitStatus.report(error)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CalendarModel
+import Conversion
 import Recurrence
 import TimeZones
 
@@ -23,6 +24,22 @@ struct DateRangeOptions: ParsableArguments {
             "Most occurrences one recurring item may yield; a warning says when the limit cuts a series.", valueName: "N"))
     var maxOccurrences = 100_000
 
+    @Option(
+        name: .customLong("lower-rscale"),
+        help: ArgumentHelp(
+            "Write lunar and other non-Gregorian rules (RFC 7529 RSCALE) as dates, in this window: FROM..TO (YYYY-MM-DD), FROM.., ..TO, or .. for 30 years from each series' start. Targets that cannot hold such rules (CSV, Exchange) always get them as dates.",
+            valueName: "FROM..TO"))
+    var lowerRSCALE: String?
+
+    /// The `--lower-rscale` window, when given.
+    func loweringWindow() throws -> RSCALELowering.Window? {
+        do {
+            return try lowerRSCALE.map { try RSCALELowering.Window(text: $0) }
+        } catch let error as CalendarError {
+            throw ValidationError(error.diagnostic.message)
+        }
+    }
+
     /// The query these options ask for: a WHEN without zone is read in `--tz ZONE` (UTC with
     /// `--tz keep` or `--tz utc`); floating times in `--floating-tz`.
     func makeQuery(timeZones: TimeZoneOptions? = nil) throws -> RecurrenceQuery {
@@ -40,5 +57,6 @@ struct DateRangeOptions: ParsableArguments {
 
     func validate() throws {
         _ = try makeQuery()
+        _ = try loweringWindow()
     }
 }

@@ -52,3 +52,23 @@ final class RFC5545ExampleTests: XCTestCase {
         }
     }
 }
+
+/// Every example of RFC 7529 §4.3 with the RFC's own instances
+/// (Fixtures/rfc7529-rrule-examples.txt).
+final class RFC7529ExampleTests: XCTestCase {
+    func testEveryRFC7529ExampleGivesItsInstances() throws {
+        let table = try GoldenTable(contentsOf: Fixtures.url("rfc7529-rrule-examples.txt"))
+        XCTAssertEqual(table.entries.count, 5)
+        for entry in table.entries {
+            let place = "rfc7529-rrule-examples.txt:\(entry.line) \(entry.title)"
+            let start = try XCTUnwrap(CalendarDateTime(basicISO: try XCTUnwrap(entry.fields["DTSTART;VALUE=DATE"], place)), place)
+            var master = CalendarItem(uid: "rfc7529", title: entry.title, start: start)
+            master.recurrenceRules = [try RecurrenceRule(rfc5545: try XCTUnwrap(entry.fields["RRULE"], place))]
+            let expected = try XCTUnwrap(entry.fields["INSTANCES"], place).split(separator: ",").map(String.init)
+            var iterator = try RecurrenceSet(master: master, extent: .none).makeIterator()
+            var got: [String] = []
+            while got.count < expected.count, let occurrence = iterator.next() { got.append(occurrence.start.basicISO) }
+            XCTAssertEqual(got, expected, place)
+        }
+    }
+}

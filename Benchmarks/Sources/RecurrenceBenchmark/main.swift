@@ -7,6 +7,45 @@ import Recurrence
 //
 //   swift run -c release --package-path Benchmarks RecurrenceBenchmark [events] [repeats]
 
+// `RecurrenceBenchmark rscale [series]`: RFC 7529 (issue 18): `series` 100-year yearly rules on
+// the Chinese calendar against as many Gregorian ones, engine only, per occurrence; the first
+// Chinese run lays out each Chinese year once (CalendarScale keeps them), later runs reuse them.
+if CommandLine.arguments.dropFirst().first == "rscale" {
+    let series = CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 1_000
+    func expand(_ rule: (Int) -> String) throws -> (seconds: Double, occurrences: Int) {
+        let clock = ContinuousClock()
+        var total = 0
+        let elapsed = try clock.measure {
+            for i in 0..<series {
+                var item = CalendarItem(uid: "s\(i)", start: CalendarDateTime(date: CalendarDate(year: 2024, month: 2, day: 10)))
+                item.recurrenceRules = [try RecurrenceRule(rfc5545: rule(i))]
+                total += try RecurrenceSet(master: item, extent: .duration(.init(days: 1))).occurrences().occurrences.count
+            }
+        }
+        return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, total)
+    }
+    let chineseRule = { (i: Int) in "RSCALE=CHINESE;FREQ=YEARLY;COUNT=100;BYMONTHDAY=\(1 + i % 28);BYMONTH=\(1 + i % 12)" }
+    let gregorianRule = { (i: Int) in "FREQ=YEARLY;COUNT=100;BYMONTHDAY=\(1 + i % 28);BYMONTH=\(1 + i % 12)" }
+    let cold = try expand(chineseRule)
+    var gregorian = Double.infinity
+    var chinese = Double.infinity
+    var occurrences = 0
+    for _ in 0..<5 {
+        let g = try expand(gregorianRule)
+        let c = try expand(chineseRule)
+        gregorian = min(gregorian, g.seconds)
+        chinese = min(chinese, c.seconds)
+        occurrences = c.occurrences
+    }
+    let perGregorian = gregorian / Double(occurrences) * 1e9
+    let perChinese = chinese / Double(occurrences) * 1e9
+    print("RSCALE engine: \(series) yearly series x 100 years (\(occurrences) occurrences), best of 5")
+    print(String(format: "  Gregorian:               %8.1f ns/occurrence", perGregorian))
+    print(String(format: "  Chinese (years cached):  %8.1f ns/occurrence  = %.2fx Gregorian (issue 18: at most 5x)", perChinese, perChinese / perGregorian))
+    print(String(format: "  Chinese, first run:      %8.1f ns/occurrence  (lays out ~100 Chinese years through ICU)", cold.seconds / Double(cold.occurrences) * 1e9))
+    exit(0)
+}
+
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let eventCount = arguments.first ?? 10_000
 let repeats = arguments.dropFirst().first ?? 3

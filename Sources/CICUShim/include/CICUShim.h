@@ -76,6 +76,32 @@ int32_t cp_icu_date_pattern_format(cp_date_pattern *pattern, const int32_t *fiel
 
 // --- end of date and time patterns ---
 
+// --- Calendar systems for RFC 7529 RSCALE (CalendarScaleShim.cpp) ---
+
+/// One of ICU's calendars (CLDR name, e.g. "chinese", "hebrew", "islamic-umalqura"); opaque to
+/// callers, and used by one thread at a time.
+typedef struct cp_calendar_scale cp_calendar_scale;
+
+/// Opens a calendar by its CLDR name (lower case); NULL when ICU does not have that calendar.
+cp_calendar_scale *cp_icu_scale_open(const char *name);
+
+/// Closes a calendar opened by `cp_icu_scale_open`.
+void cp_icu_scale_close(cp_calendar_scale *scale);
+
+/// The calendar's date of a Gregorian day (days since 1970-01-01): ICU's extended year, the
+/// RFC 7529 month number and leap flag (Hebrew Adar I is 5 with the leap flag) and the day of the
+/// month. Returns 1, or 0 when ICU fails.
+int32_t cp_icu_scale_date(cp_calendar_scale *scale, int64_t day, int32_t *extendedYear, int32_t *month,
+                          int32_t *isLeapMonth, int32_t *dayOfMonth);
+
+/// The months of one extended year in order: for each, its RFC 7529 number and leap flag, its
+/// first day (days since 1970-01-01) and its length in days. Returns the number of months, or a
+/// negative value when ICU fails or `capacity` is too small.
+int32_t cp_icu_scale_year(cp_calendar_scale *scale, int32_t extendedYear, int32_t *numbers, int32_t *leapFlags,
+                          int64_t *firstDays, int32_t *lengths, int32_t capacity);
+
+// --- end of calendar systems ---
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,9 @@ public struct CSVFormat: CalendarFormat {
     }
 
     public var id: String { dialect.rawValue }
+    /// The flat layout keeps rules as RFC 5545 text; Outlook's and Google's have no column for a
+    /// rule, so a lunar rule's occurrences become rows.
+    public var nonGregorianRules: NonGregorianRuleSupport { dialect == .flat ? .holds : .separateItems }
     public var fileExtensions: [String] { ["csv"] }
     public var mediaType: String { "text/csv" }
     public var summary: String { dialect.summary }
