@@ -13,6 +13,9 @@ public struct EWSFormat: CalendarFormat {
     public var mediaType: String { "text/xml" }
     public var summary: String { "Exchange Web Services XML (GetItem/FindItem/SyncFolderItems responses, CreateItem/UpdateItem)" }
     public var vocabulary: ParticipantVocabulary? { ExchangeVocabulary.ews }
+    /// Exchange's patterns are Gregorian and it has no RDATE: an RFC 7529 rule becomes one item per
+    /// occurrence in the `--lower-rscale` window, reported as a loss.
+    public var nonGregorianRules: NonGregorianRuleSupport { .separateItems }
     /// A folder of EWS documents is the pages of one mailbox folder (FindItem, SyncFolderItems).
     public var folderIsOneCalendar: Bool { true }
 

@@ -14,6 +14,9 @@ public struct GraphFormat: CalendarFormat {
     public var mediaType: String { "application/json" }
     public var summary: String { "Microsoft Graph event JSON (events, calendarView, delta, PowerShell)" }
     public var vocabulary: ParticipantVocabulary? { ExchangeVocabulary.graph }
+    /// Exchange's patterns are Gregorian and it has no RDATE: an RFC 7529 rule becomes one item per
+    /// occurrence in the `--lower-rscale` window, reported as a loss.
+    public var nonGregorianRules: NonGregorianRuleSupport { .separateItems }
 
     /// The setting that asks the writer for `$batch` request bodies (`--graph-batch`).
     public static let batchSetting = "graph-batch"
