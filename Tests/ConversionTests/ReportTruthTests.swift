@@ -71,8 +71,17 @@ final class ReportTruthTests: XCTestCase {
                     ConversionRequest(inputs: [input], output: output, outputFormat: dialect), log: DiagnosticLog())
                 let lost = Set(try XCTUnwrap(summary.report).losses.map(\.field))
                 let back = try events(in: output, format: dialect)
-                XCTAssertEqual(back.count, original.count, "\(sample) → \(dialect)")
-                for (before, after) in zip(original, back) {
+                // A layout with no rule for a non-Gregorian series (RFC 7529) lowers it to one row
+                // per occurrence, written after the calendar's other events and reported as a
+                // recurrenceRules loss; the others still come back one for one, in order.
+                let lowered = original.filter { $0.recurrenceRules.contains(where: \.hasNonGregorianScale) }
+                let kept = back.count == original.count ? original : original.filter { !$0.recurrenceRules.contains(where: \.hasNonGregorianScale) }
+                if back.count != original.count {
+                    XCTAssertFalse(lowered.isEmpty, "\(sample) → \(dialect): \(back.count) events came back of \(original.count)")
+                    XCTAssertTrue(lost.contains("recurrenceRules"), "\(sample) → \(dialect): lowered series are no loss")
+                    XCTAssertGreaterThanOrEqual(back.count, original.count, "\(sample) → \(dialect)")
+                }
+                for (before, after) in zip(kept, back) {
                     for (field, value) in checks where value(before) != nil && value(before) != value(after) {
                         // A field lost whole covers its parts (attendees covers attendees.status).
                         let parent = String(field.prefix { $0 != "." })
