@@ -8,7 +8,7 @@ let package = Package(
             name: "CalPort",
             targets: [
                 "CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "TimeZones", "Recurrence",
-                "CSVFormat", "XMLSupport", "XCalFormat", "CalDAVFormat", "JCalCoding", "JCalFormat", "JSCalendarFormat",
+                "CSVFormat", "XMLSupport", "XCalFormat", "CalDAVFormat", "JCalCoding", "JCalFormat", "JSCalendarFormat", "CalDAVClient",
             ]),
         .executable(name: "calport", targets: ["calport"]),
     ],
@@ -33,7 +33,7 @@ let package = Package(
             name: "Conversion",
             dependencies: [
                 "CalendarModel", "ICalendarData", "ICSFormat", "JSONFormat", "TimeZones", "Recurrence", "CSVFormat", "XCalFormat",
-                "CalDAVFormat", "JCalFormat", "JSCalendarFormat",
+                "CalDAVFormat", "JCalFormat", "JSCalendarFormat", "CalDAVClient",
             ]),
         .executableTarget(
             name: "calport",
@@ -70,6 +70,8 @@ let package = Package(
         .target(
             name: "XCalFormat", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding", "XMLSupport"], path: "Sources/Formats/XCal"),
         .target(name: "CalDAVFormat", dependencies: ["CalendarModel", "JSONCoding", "XMLSupport"], path: "Sources/Formats/CalDAV"),
+        // HTTP through FoundationNetworking's URLSession (README: "Live CalDAV" says why not AsyncHTTPClient).
+        .target(name: "CalDAVClient", dependencies: ["CalDAVFormat", "XMLSupport"]),
         .testTarget(
             name: "CalDAVFormatTests",
             dependencies: ["CalDAVFormat", "ICSFormat", "XCalFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "XMLSupport"],

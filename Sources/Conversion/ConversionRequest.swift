@@ -43,6 +43,8 @@ public struct ConversionRequest: Sendable {
     public var subscriptions: SubscriptionHandling
     /// Write onto a calendar that does not allow modifications (`--force`).
     public var force: Bool
+    /// How CalDAV URLs among the inputs or as the output are talked to.
+    public var calDAV = CalDAVOptions()
 
     public init(inputs: [String], output: String? = nil, inputFormat: String? = nil, outputFormat: String? = nil,
                 strict: Bool = false, formatSettings: [String: String] = [:], outputLayout: OutputLayout = .file,
@@ -93,6 +95,8 @@ public struct ConversionSummary: Sendable, Equatable {
     public var merge: MergeSummary?
     /// The full account of the run (what `--report` writes).
     public var report: ConversionReport?
+    /// A dry run against a server: what would be created, updated, skipped, and why.
+    public var plan: [String] = []
 
     /// One output file.
     public struct OutputFile: Sendable, Equatable {

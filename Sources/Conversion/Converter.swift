@@ -19,6 +19,20 @@ public struct Converter: Sendable {
     @discardableResult
     public func run(_ request: ConversionRequest, log: DiagnosticLog) throws -> ConversionSummary {
         guard !request.inputs.isEmpty else { throw CalendarError(.usage, file: "-", "no input given") }
+        if let output = request.output, CalDAVOptions.isURL(output) {
+            let push = try CalDAVPush(converter: self, request: request, log: log)
+            do {
+                let summary = try push.run()
+                if let path = request.reportPath, let report = summary.report { try report.write(to: path) }
+                return summary
+            } catch {
+                if let path = request.reportPath { try? push.currentReport.write(to: path) }
+                throw error
+            }
+        }
+        if request.outputLayout == .vdir, request.inputs.contains(where: CalDAVOptions.isURL) {
+            return try CalDAVVdirSync(request: request, log: log).run()
+        }
         try ReadOnlyTarget(converter: self).check(request)
         let batch = try BatchRun(converter: self, request: request, log: log)
         do {
