@@ -2,6 +2,7 @@
 SWIFT ?= swift
 APT_PACKAGES := libicu-dev libxml2-dev libjemalloc-dev pkg-config
 PIP_PACKAGES := jsonschema python-dateutil
+CALDAV_SERVERS := radicale xandikos
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build demo test lint format bench bench-deps clean
@@ -14,8 +15,10 @@ deps:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 	@python3 -c "import jsonschema, dateutil" 2>/dev/null || python3 -m pip install -q $(PIP_PACKAGES)
-	@# Radicale: the real CalDAV server the CalDAV tests start on 127.0.0.1 (RadicaleRoundTripTests).
-	@python3 -c "import radicale" 2>/dev/null || python3 -m pip install -q radicale
+	@# Radicale and Xandikos: the real CalDAV servers the CalDAV tests start on 127.0.0.1, in a
+	@# git-ignored virtual environment (.venv) so no system Python is touched.
+	@[ -x .venv/bin/python ] || python3 -m venv .venv
+	@.venv/bin/python -c "import radicale, xandikos" 2>/dev/null || .venv/bin/python -m pip install -q $(CALDAV_SERVERS)
 
 build: deps
 	$(SWIFT) build

@@ -77,6 +77,10 @@ let package = Package(
             dependencies: ["CalDAVFormat", "ICSFormat", "XCalFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "XMLSupport"],
             exclude: ["Fixtures", "Radicale"]),
         .testTarget(
+            name: "CalDAVLiveTests", dependencies: ["CalDAVClient", "Conversion", "CalendarModel", "CalendarTestSupport"],
+            exclude: ["Servers"]),
+        .testTarget(name: "CalDAVClientTests", dependencies: ["CalDAVClient"]),
+        .testTarget(
             name: "XCalFormatTests", dependencies: ["XCalFormat", "ICSFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "XMLSupport"],
             exclude: ["Fixtures"]),
         .testTarget(

@@ -74,6 +74,7 @@ public struct RequestCounts: Sendable, Equatable {
 /// were meant for.
 final class HTTPTransport: @unchecked Sendable {
     private let session: URLSession
+    private let delegate = RedirectRefusal()
     let credentials: CalDAVCredentials?
     let policy: RetryPolicy
     private let lock = NSLock()
@@ -89,7 +90,7 @@ final class HTTPTransport: @unchecked Sendable {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
-        session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
     deinit {
@@ -210,8 +211,18 @@ final class HTTPTransport: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: Result<HTTPResponse, URLError> = .failure(URLError(.unknown))
         let url = request.url!
+        let delegate = self.delegate
+        nonisolated(unsafe) var taskID = 0
+        let started = DispatchSemaphore(value: 0)
         let task = session.dataTask(with: request) { data, response, error in
-            if let http = response as? HTTPURLResponse, error == nil {
+            started.wait()
+            if response == nil, let refusal = delegate.takeRefusal(taskID) {
+                var headers: [String: String] = [:]
+                for (name, value) in refusal.allHeaderFields {
+                    if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+                }
+                result = .success(HTTPResponse(status: refusal.statusCode, headers: headers, body: Data(), url: url))
+            } else if let http = response as? HTTPURLResponse, error == nil {
                 var headers: [String: String] = [:]
                 for (name, value) in http.allHeaderFields {
                     if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
@@ -222,6 +233,8 @@ final class HTTPTransport: @unchecked Sendable {
             }
             done.signal()
         }
+        taskID = task.taskIdentifier
+        started.signal()
         task.resume()
         done.wait()
         return result
@@ -245,6 +258,31 @@ private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, @unchecke
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
         completionHandler(nil)
+    }
+
+    private let lock = NSLock()
+    private var refused: [Int: HTTPURLResponse] = [:]
+
+    /// A 401 challenge is cancelled and its response kept for the transport, which answers
+    /// Basic, Digest or bearer itself: FoundationNetworking otherwise waits for an answer to
+    /// the challenge forever (swift-corelibs-foundation #5456).
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        if let response = challenge.failureResponse as? HTTPURLResponse {
+            lock.lock()
+            refused[task.taskIdentifier] = response
+            lock.unlock()
+        }
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
+    /// The 401 response of a task whose challenge was cancelled.
+    func takeRefusal(_ task: Int) -> HTTPURLResponse? {
+        lock.lock()
+        defer { lock.unlock() }
+        return refused.removeValue(forKey: task)
     }
 }
 

@@ -156,7 +156,10 @@ enum ICSText {
         }
         parts.append(current)
         let name = parts.removeFirst()
-        return ([name] + parts.sorted()).joined(separator: ";") + ":" + value
+        // Xandikos (python icalendar) doubles backslashes in parameter values on storing;
+        // parameters have no backslash escapes (RFC 5545 §3.2), so both spellings are one value.
+        let parameters = parts.map { $0.replacingOccurrences(of: "\\\\", with: "\\") }
+        return ([name] + parameters.sorted()).joined(separator: ";") + ":" + value
     }
 
     /// FNV-1a, 64 bits, as hex: the same in every process (Swift's Hasher is seeded per run,

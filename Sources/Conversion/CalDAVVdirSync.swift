@@ -125,7 +125,7 @@ final class CalDAVVdirSync {
                 guard let data = resource.calendarData else { continue }
                 let path = resource.url.path
                 let file = known.items[path]?.file ?? Self.fileName(for: path, used: &used)
-                if !request.dryRun { try Self.writeAtomically(Array(data.utf8), to: folder + "/" + file) }
+                if !request.dryRun { try Self.writeAtomically(Self.crlf(data), to: folder + "/" + file) }
                 known.items[path] = Item(etag: resource.etag, file: file)
                 counts.pulled += 1
                 summary.events += 1
@@ -159,6 +159,20 @@ final class CalDAVVdirSync {
         if base.lowercased().hasSuffix(".ics") { base = String(base.dropLast(4)) }
         if base.isEmpty || base.hasPrefix(".") { base = "item-" + ICSText.stableHash(href) }
         return FileNames.unique(base, extension: "ics", used: &used)
+    }
+
+    /// iCalendar text with CRLF line ends (RFC 5545 §3.1): an XML parser hands calendar-data
+    /// over with every CRLF turned into LF (XML 1.0 §2.11).
+    static func crlf(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + text.utf8.count / 40)
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte == 0x0A && previous != 0x0D { out.append(0x0D) }
+            out.append(byte)
+            previous = byte
+        }
+        return out
     }
 
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
