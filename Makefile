@@ -45,9 +45,11 @@ format:
 # BENCHMARKS.md records the figures. Never part of `make test`.
 BENCH_SIZES ?= 10000,100000
 BENCH_RUNS ?= 3
+# The live CalDAV section: a push and a pull of this many items against a local Radicale.
+BENCH_CALDAV_ITEMS ?= 10000
 bench: deps bench-deps
 	$(SWIFT) build -c release --product calport
-	python3 Benchmarks/bench.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS)
+	python3 Benchmarks/bench.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --caldav $(BENCH_CALDAV_ITEMS)
 
 # The peers: libical's headers (for libical_roundtrip.c) and python icalendar; idempotent.
 bench-deps:

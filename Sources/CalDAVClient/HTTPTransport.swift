@@ -147,6 +147,11 @@ final class HTTPTransport: @unchecked Sendable {
                     lock.unlock()
                     continue
                 }
+                if response.status == 403, Self.isPrecondition(response.body) {
+                    // A DAV:error body names a failed precondition (RFC 4918 §16), such as
+                    // sync-collection's valid-sync-token: the caller's business, not a refusal.
+                    return response
+                }
                 if response.status == 401 || response.status == 403 {
                     let what = credentials == nil ? "no credentials were given" : "the credentials were refused"
                     throw CalDAVError(.authentication, url: url.redacted, status: response.status, "HTTP \(response.status): \(what)")
@@ -173,6 +178,12 @@ final class HTTPTransport: @unchecked Sendable {
             counts.retries += 1
             lock.unlock()
         }
+    }
+
+    /// Whether a body is a DAV:error naming a precondition or postcondition.
+    static func isPrecondition(_ body: Data) -> Bool {
+        let text = String(decoding: body.prefix(4096), as: UTF8.self)
+        return text.contains("DAV:") && (text.contains("<error") || text.contains(":error"))
     }
 
     /// 429 Too Many Requests and every 5xx but 501 Not Implemented (which will not change).

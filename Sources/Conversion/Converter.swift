@@ -21,26 +21,27 @@ public struct Converter: Sendable {
         guard !request.inputs.isEmpty else { throw CalendarError(.usage, file: "-", "no input given") }
         if let output = request.output, CalDAVOptions.isURL(output) {
             let push = try CalDAVPush(converter: self, request: request, log: log)
-            do {
-                let summary = try push.run()
-                if let path = request.reportPath, let report = summary.report { try report.write(to: path) }
-                return summary
-            } catch {
-                if let path = request.reportPath { try? push.currentReport.write(to: path) }
-                throw error
-            }
+            return try reporting(request, push.run) { push.currentReport }
         }
         if request.outputLayout == .vdir, request.inputs.contains(where: CalDAVOptions.isURL) {
             return try CalDAVVdirSync(request: request, log: log).run()
         }
         try ReadOnlyTarget(converter: self).check(request)
         let batch = try BatchRun(converter: self, request: request, log: log)
+        return try reporting(request, batch.run) { batch.summaryReport }
+    }
+
+    /// Runs `body` and writes `--report`: the summary's report, or, when the run fails, the
+    /// report as far as it got.
+    private func reporting(
+        _ request: ConversionRequest, _ body: () throws -> ConversionSummary, partial: () -> ConversionReport
+    ) throws -> ConversionSummary {
         do {
-            let summary = try batch.run()
+            let summary = try body()
             if let path = request.reportPath, let report = summary.report { try report.write(to: path) }
             return summary
         } catch {
-            if let path = request.reportPath { try? batch.summaryReport.write(to: path) }
+            if let path = request.reportPath { try? partial().write(to: path) }
             throw error
         }
     }
