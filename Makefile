@@ -4,6 +4,7 @@ SWIFT ?= swift
 APT_PACKAGES := libicu-dev libxml2-dev libjemalloc-dev pkg-config chromium
 PIP_PACKAGES := jsonschema python-dateutil exchangelib msgraph-sdk lunardate convertdate pyluach hijridate
 TZLOCAL_VERSION := 5.4.5
+CALDAV_SERVERS := radicale xandikos
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build demo test lint format bench bench-deps clean sample-report bench-expansion
@@ -20,8 +21,10 @@ deps:
 	@# from it) and of X-WR-TIMEZONE round trips (python icalendar and x-wr-timezone).
 	@python3 -c "import importlib.metadata as m, icalendar, x_wr_timezone; assert m.version('tzlocal') == '$(TZLOCAL_VERSION)'" \
 		2>/dev/null || python3 -m pip install -q icalendar x-wr-timezone tzlocal==$(TZLOCAL_VERSION)
-	@# Radicale: the real CalDAV server the CalDAV tests start on 127.0.0.1 (RadicaleRoundTripTests).
-	@python3 -c "import radicale" 2>/dev/null || python3 -m pip install -q radicale
+	@# Radicale and Xandikos: the real CalDAV servers the CalDAV tests start on 127.0.0.1, in a
+	@# git-ignored virtual environment (.venv) so no system Python is touched.
+	@[ -x .venv/bin/python ] || python3 -m venv .venv
+	@.venv/bin/python -c "import radicale, xandikos" 2>/dev/null || .venv/bin/python -m pip install -q $(CALDAV_SERVERS)
 
 build: deps
 	$(SWIFT) build
@@ -56,9 +59,11 @@ format:
 # BENCHMARKS.md records the figures. Never part of `make test`.
 BENCH_SIZES ?= 10000,100000
 BENCH_RUNS ?= 3
+# The live CalDAV section: a push and a pull of this many items against a local Radicale.
+BENCH_CALDAV_ITEMS ?= 10000
 bench: deps bench-deps
 	$(SWIFT) build -c release --product calport
-	python3 Benchmarks/bench.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS)
+	python3 Benchmarks/bench.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --caldav $(BENCH_CALDAV_ITEMS)
 
 # Only the RFC 7529 expansion section: a 100-year Chinese rule against a Gregorian yearly one.
 bench-expansion: deps

@@ -9,7 +9,7 @@ let package = Package(
             targets: [
                 "CalendarModel", "ICalendarData", "ICSFormat", "Conversion", "JSONCoding", "JSONFormat", "TimeZones", "Recurrence",
                 "CSVFormat", "XMLSupport", "XCalFormat", "CalDAVFormat", "JCalCoding", "JCalFormat", "JSCalendarFormat", "ExchangeData", "EWSFormat",
-                "GraphFormat",
+                "GraphFormat", "CalDAVClient",
             ]),
         .executable(name: "calport", targets: ["calport"]),
     ],
@@ -39,7 +39,7 @@ let package = Package(
             name: "Conversion",
             dependencies: [
                 "CalendarModel", "ICalendarData", "ICSFormat", "JSONFormat", "TimeZones", "Recurrence", "CSVFormat", "XCalFormat",
-                "CalDAVFormat", "JCalFormat", "JSCalendarFormat", "GraphFormat", "EWSFormat",
+                "CalDAVFormat", "JCalFormat", "JSCalendarFormat", "GraphFormat", "EWSFormat", "CalDAVClient",
             ]),
         .executableTarget(
             name: "calport",
@@ -85,10 +85,16 @@ let package = Package(
         .target(
             name: "XCalFormat", dependencies: ["CalendarModel", "ICalendarData", "JSONCoding", "XMLSupport"], path: "Sources/Formats/XCal"),
         .target(name: "CalDAVFormat", dependencies: ["CalendarModel", "JSONCoding", "XMLSupport"], path: "Sources/Formats/CalDAV"),
+        // HTTP through FoundationNetworking's URLSession (README: "Live CalDAV" says why not AsyncHTTPClient).
+        .target(name: "CalDAVClient", dependencies: ["CalDAVFormat", "XMLSupport"]),
         .testTarget(
             name: "CalDAVFormatTests",
             dependencies: ["CalDAVFormat", "ICSFormat", "XCalFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "XMLSupport"],
             exclude: ["Fixtures", "Radicale"]),
+        .testTarget(
+            name: "CalDAVLiveTests", dependencies: ["CalDAVClient", "Conversion", "CalendarModel", "CalendarTestSupport"],
+            exclude: ["Servers"]),
+        .testTarget(name: "CalDAVClientTests", dependencies: ["CalDAVClient"]),
         .testTarget(
             name: "XCalFormatTests", dependencies: ["XCalFormat", "ICSFormat", "CalendarModel", "CalendarTestSupport", "Conversion", "XMLSupport"],
             exclude: ["Fixtures"]),

@@ -138,6 +138,8 @@ def main():
     parser.add_argument("--json", help="also write the figures as JSON here")
     parser.add_argument("--expansion-events", type=int, default=500, help="series in the RSCALE expansion section")
     parser.add_argument("--expansion-only", action="store_true", help="run only the RSCALE expansion section")
+    parser.add_argument("--caldav", type=int, default=0, help="also push and pull an archive of this many items to a local Radicale")
+    parser.add_argument("--only-caldav", action="store_true", help="run only the live CalDAV section")
     args = parser.parse_args()
     if args.expansion_only:
         figures = expansion_section(args)
@@ -160,7 +162,7 @@ def main():
     print(header)
     print("-" * len(header))
     figures = []
-    for items in [int(s) for s in args.sizes.split(",")]:
+    for items in ([] if args.only_caldav else [int(s) for s in args.sizes.split(",")]):
         path, info = archive(args.data, items)
         mb = info["bytes"] / 1e6
         events = info["items"]
@@ -221,6 +223,11 @@ def main():
         print(f"  calport ICS->jsonl throughput = {li['seconds'] / cp_jsonl['seconds']:.2f}x libical's ICS round trip")
         figures += rows
     figures += expansion_section(args)
+    if args.caldav > 0:
+        # A separate section: its own archive size and its own server, after the file figures.
+        from caldav_bench import caldav_section
+        path, _ = archive(args.data, args.caldav)
+        figures += caldav_section(args.calport, path, args.caldav, run_once)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(figures, f, indent=1)

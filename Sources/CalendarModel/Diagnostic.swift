@@ -51,6 +51,12 @@ public struct CalendarError: Error, Hashable, Sendable, CustomStringConvertible 
     /// Which exit status the failure deserves (sysexits.h, as the CLI reports them).
     public enum Kind: Hashable, Sendable {
         case data, inputMissing, cannotCreateOutput, io, usage
+        /// Nothing answered at a server's address after every retry (69).
+        case serverUnreachable
+        /// A server kept failing after every retry; the run can be resumed (75).
+        case serverFailed
+        /// A server refused the credentials, or none were given (77).
+        case authentication
     }
 
     public var kind: Kind

@@ -11,6 +11,8 @@ public struct BatchInput: Hashable, Sendable {
         case standardInput
         /// A vdir collection: its item files, sorted, and the metadata files' contents.
         case collection(directory: String, items: [String], title: String?, color: String?)
+        /// A CalDAV URL (userinfo kept here for credentials; `name` never shows it).
+        case remote(String)
     }
 
     /// The unit's name in diagnostics and reports (the path as the user would recognize it).
@@ -66,6 +68,10 @@ public struct BatchInputExpander {
         for path in paths {
             if path == "-" {
                 result.inputs.append(BatchInput(name: "-", kind: .standardInput))
+                continue
+            }
+            if CalDAVOptions.isURL(path) {
+                result.inputs.append(BatchInput(name: path.redactedLocation, kind: .remote(path)))
                 continue
             }
             var isDirectory: ObjCBool = false

@@ -141,6 +141,11 @@ final class BatchRun {
         case .collection(_, let items, let title, let color):
             let reader = CollectionReader(items: items, title: title, color: color, converter: converter, request: request, log: log)
             return (reader, { reader.bytesRead })
+        case .remote(let location):
+            let options = ReadOptions(
+                sourceName: input.name, strict: request.strict, formatSettings: request.formatSettings,
+                vocabularyOverrides: request.vocabularyOverrides)
+            return (try CalDAVPullReader(location: location, options: request.calDAV, readOptions: options, log: log), { 0 })
         }
     }
 

@@ -54,6 +54,8 @@ public struct ConversionRequest: Sendable {
     /// `--birthday-calendar`: materialized birthdays recur on this calendar's date of birth
     /// (an RFC 7529 RSCALE name: chinese, hebrew, islamic-umalqura, …).
     public var birthdayCalendar: String?
+    /// How CalDAV URLs among the inputs or as the output are talked to.
+    public var calDAV = CalDAVOptions()
 
     public init(inputs: [String], output: String? = nil, inputFormat: String? = nil, outputFormat: String? = nil,
                 strict: Bool = false, formatSettings: [String: String] = [:], outputLayout: OutputLayout = .file,
@@ -104,6 +106,8 @@ public struct ConversionSummary: Sendable, Equatable {
     public var merge: MergeSummary?
     /// The full account of the run (what `--report` writes).
     public var report: ConversionReport?
+    /// A dry run against a server: what would be created, updated, skipped, and why.
+    public var plan: [String] = []
 
     /// One output file.
     public struct OutputFile: Sendable, Equatable {

@@ -19,17 +19,32 @@ public struct Converter: Sendable {
     @discardableResult
     public func run(_ request: ConversionRequest, log: DiagnosticLog) throws -> ConversionSummary {
         guard !request.inputs.isEmpty else { throw CalendarError(.usage, file: "-", "no input given") }
-        let reportFormat = try request.reportPath.map { try ReportFormat.resolve(path: $0, explicit: request.reportFormat) }
+        if let output = request.output, CalDAVOptions.isURL(output) {
+            let push = try CalDAVPush(converter: self, request: request, log: log)
+            return try reporting(request, push.run) { push.currentReport }
+        }
+        if request.outputLayout == .vdir, request.inputs.contains(where: CalDAVOptions.isURL) {
+            return try CalDAVVdirSync(request: request, log: log).run()
+        }
         try ReadOnlyTarget(converter: self).check(request)
         let batch = try BatchRun(converter: self, request: request, log: log)
+        return try reporting(request, batch.run) { batch.summaryReport }
+    }
+
+    /// Runs `body` and writes `--report`: the summary's report, or, when the run fails, the
+    /// report as far as it got.
+    private func reporting(
+        _ request: ConversionRequest, _ body: () throws -> ConversionSummary, partial: () -> ConversionReport
+    ) throws -> ConversionSummary {
+        let reportFormat = try request.reportPath.map { try ReportFormat.resolve(path: $0, explicit: request.reportFormat) }
         do {
-            let summary = try batch.run()
+            let summary = try body()
             if let path = request.reportPath, let reportFormat, let report = summary.report {
                 try report.write(to: path, format: reportFormat)
             }
             return summary
         } catch {
-            if let path = request.reportPath, let reportFormat { try? batch.summaryReport.write(to: path, format: reportFormat) }
+            if let path = request.reportPath, let reportFormat { try? partial().write(to: path, format: reportFormat) }
             throw error
         }
     }

@@ -214,7 +214,7 @@ final class VdirRouter: OutputRouter {
     }
 
     /// The zone ids a serialized component names in TZID parameters.
-    private static func referencedZones(_ bytes: [UInt8]) -> Set<String> {
+    static func referencedZones(_ bytes: [UInt8]) -> Set<String> {
         var zones: Set<String> = []
         let marker = Array("TZID=".utf8)
         var i = 0

@@ -31,6 +31,9 @@ enum ExitStatus {
     static let inputMissing: Int32 = 66
     static let cannotCreateOutput: Int32 = 73
     static let ioError: Int32 = 74
+    static let serverUnreachable: Int32 = 69
+    static let serverFailed: Int32 = 75
+    static let authentication: Int32 = 77
 
     /// Prints a failure and returns the exit code it deserves.
     static func report(_ error: CalendarError) -> ExitCode {
@@ -41,6 +44,9 @@ enum ExitStatus {
         case .cannotCreateOutput: return ExitCode(cannotCreateOutput)
         case .io: return ExitCode(ioError)
         case .usage: return ExitCode(usage)
+        case .serverUnreachable: return ExitCode(serverUnreachable)
+        case .serverFailed: return ExitCode(serverFailed)
+        case .authentication: return ExitCode(authentication)
         }
     }
 }

@@ -57,10 +57,17 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup(title: "EWS") var ews: EWSOptions
     @OptionGroup(title: "Microsoft Graph") var graph: GraphOptions
+    @OptionGroup(title: "CalDAV servers (an input or -o that starts with http:// or https://)") var calDAV: CalDAVArguments
 
     func validate() throws {
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input can be read only once") }
         let layout = effectiveLayout
+        if let output, CalDAVOptions.isURL(output) {
+            if inputs.contains(where: CalDAVOptions.isURL) && inputs.contains(where: { !CalDAVOptions.isURL($0) }) {
+                throw ValidationError("a push reads files or URLs, not both")
+            }
+            return
+        }
         if layout == .file && (output == nil || output == "-") && to == nil && !dryRun {
             throw ValidationError("writing to standard output needs -t FORMAT")
         }
@@ -83,7 +90,7 @@ struct ConvertCommand: ParsableCommand {
     /// The layout asked for, or the one the output path implies.
     var effectiveLayout: OutputLayout {
         if let layout { return layout }
-        guard let output, output != "-" else { return .file }
+        guard let output, output != "-", !CalDAVOptions.isURL(output) else { return .file }
         var isDirectory: ObjCBool = false
         if output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue) {
             return .directory
@@ -108,11 +115,16 @@ struct ConvertCommand: ParsableCommand {
             request.commandLine = CommandLine.arguments
             request.lowerRSCALE = try dateRange.loweringWindow()
             request.birthdayCalendar = kinds.birthdayCalendar
+            request.calDAV = calDAV.options(jobs: jobs)
             summary = try Converter().run(request, log: log)
         } catch let error as CalendarError {
             throw ExitStatus.report(error)
         }
-        if dryRun { DryRunPlan(summary: summary).print() }
+        if dryRun && !summary.plan.isEmpty {
+            for line in summary.plan { print(line) }
+        } else if dryRun {
+            DryRunPlan(summary: summary).print()
+        }
         if !summary.failedInputs.isEmpty {
             let names = summary.failedInputs.map(\.diagnostic.file).joined(separator: ", ")
             FileHandle.standardError.write(Data("calport: \(summary.failedInputs.count) input(s) skipped: \(names)\n".utf8))

@@ -6,7 +6,7 @@ import Conversion
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "inspect", abstract: "List the calendars in a file: title, type, color, writability, counts.")
 
-    @Argument(help: "The file to inspect ('-' for standard input).")
+    @Argument(help: "The file to inspect ('-' for standard input), or a CalDAV URL.")
     var input: String
 
     @Option(name: [.customShort("f"), .customLong("from")], help: "Input format id.")
@@ -16,8 +16,21 @@ struct InspectCommand: ParsableCommand {
 
     @OptionGroup var vocabulary: VocabularyOptions
 
+    @Option(help: "Retries of a request to a CalDAV server that failed with 429, 5xx, a timeout or a dropped connection.")
+    var retries = 5
+
     func run() throws {
         let log = common.makeLog()
+        if CalDAVOptions.isURL(input) {
+            var options = CalDAVOptions()
+            options.retries = retries
+            do {
+                print(try CalDAVInspector(options: options).listing(location: input, log: log), terminator: "")
+            } catch let error as CalendarError {
+                throw ExitStatus.report(error)
+            }
+            return
+        }
         let calendars: [CalendarOverview]
         do {
             let overrides = try vocabulary.mapFile.map { try VocabularyMapFile.load(path: $0) } ?? .none

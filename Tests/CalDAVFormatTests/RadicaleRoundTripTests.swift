@@ -16,83 +16,24 @@ import XCTest
 /// tearDown, which runs whether the test passed or failed.
 final class RadicaleRoundTripTests: XCTestCase {
     static let eventCount = 300
-    var server: Process?
+    var server: LiveServer?
     var work: URL!
 
     override func tearDown() {
-        if let server, server.isRunning {
-            server.terminate()
-            let deadline = Date().addingTimeInterval(5)
-            while server.isRunning && Date() < deadline { usleep(50_000) }
-            if server.isRunning { kill(server.processIdentifier, SIGKILL) }
-            server.waitUntilExit()
-        }
+        server?.stop()
         server = nil
         if let work { try? FileManager.default.removeItem(at: work) }
         super.tearDown()
     }
 
-    /// A TCP port nobody listens on now: bind port 0 and read what the kernel chose.
-    func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw CalendarError(.io, file: "socket", "no socket") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        guard bound == 0 else { throw CalendarError(.io, file: "socket", "bind failed") }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// Whether something accepts connections on the port.
-    func listening(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
-    }
-
     func python(_ arguments: [String]) throws -> CalportProcess.Run {
-        try CalportProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3"] + arguments)
+        try CalportProcess.run(URL(fileURLWithPath: LiveServer.python), arguments)
     }
 
     func startRadicale() throws -> Int {
-        let check = try python(["-c", "import radicale"])
-        guard check.status == 0 else {
-            throw CalendarError(.usage, file: "radicale", "Radicale is not installed: run `make deps` (python3 -m pip install radicale)")
-        }
-        let port = try freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-m", "radicale", "--storage-filesystem-folder", work.appendingPathComponent("storage").path,
-            "--auth-type", "none", "--rights-type", "owner_only", "--server-hosts", "127.0.0.1:\(port)", "--logging-level", "warning",
-        ]
-        let log = FileManager.default.createFile(atPath: work.appendingPathComponent("radicale.log").path, contents: nil)
-        XCTAssertTrue(log)
-        let handle = try FileHandle(forWritingTo: work.appendingPathComponent("radicale.log"))
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        server = process
-        let deadline = Date().addingTimeInterval(30)
-        while !listening(port) {
-            guard process.isRunning, Date() < deadline else {
-                let text = (try? String(contentsOf: work.appendingPathComponent("radicale.log"), encoding: .utf8)) ?? ""
-                throw CalendarError(.io, file: "radicale", "Radicale did not start on port \(port): \(text)")
-            }
-            usleep(100_000)
-        }
-        return port
+        let started = try LiveServer(.radicale(users: [:]), folder: work.appendingPathComponent("radicale"))
+        server = started
+        return started.port
     }
 
     /// What must survive for one event (a master or a moved occurrence).

@@ -23,11 +23,13 @@ public struct CommandRunner {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }
 
-    /// Runs `calport ARGUMENTS`, feeding `stdin` when given (standard input is closed either way).
-    public func calport(_ arguments: [String], stdin: Data? = nil) throws -> Run {
+    /// Runs `calport ARGUMENTS`, feeding `stdin` when given (standard input is closed either
+    /// way), with `environment` added to this process's.
+    public func calport(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.currentDirectoryURL = directory
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out

@@ -1,62 +1,71 @@
 import XMLSupport
 
 /// The WebDAV and CalDAV names calport reads and writes, by namespace URI (never by prefix).
-enum DAVNames {
-    static let dav = "DAV:"
+public enum DAVNames {
+    public static let dav = "DAV:"
     /// RFC 4791.
-    static let caldav = "urn:ietf:params:xml:ns:caldav"
+    public static let caldav = "urn:ietf:params:xml:ns:caldav"
     /// CalendarServer extensions: getctag, subscribed, source, shared.
-    static let calendarServer = "http://calendarserver.org/ns/"
+    public static let calendarServer = "http://calendarserver.org/ns/"
     /// Apple iCal extensions: calendar-color, calendar-order, refreshrate.
-    static let apple = "http://apple.com/ns/ical/"
+    public static let apple = "http://apple.com/ns/ical/"
     /// sabre/dav extensions: read-only on shared calendars.
-    static let sabre = "http://sabredav.org/ns"
+    public static let sabre = "http://sabredav.org/ns"
 
-    static let multistatus = XMLName(dav, "multistatus")
-    static let response = XMLName(dav, "response")
-    static let href = XMLName(dav, "href")
-    static let status = XMLName(dav, "status")
-    static let propstat = XMLName(dav, "propstat")
-    static let prop = XMLName(dav, "prop")
-    static let set = XMLName(dav, "set")
-    static let syncToken = XMLName(dav, "sync-token")
-    static let resourcetype = XMLName(dav, "resourcetype")
-    static let collection = XMLName(dav, "collection")
-    static let displayname = XMLName(dav, "displayname")
-    static let getetag = XMLName(dav, "getetag")
-    static let getcontenttype = XMLName(dav, "getcontenttype")
-    static let currentUserPrivilegeSet = XMLName(dav, "current-user-privilege-set")
-    static let privilege = XMLName(dav, "privilege")
-    static let mkcol = XMLName(dav, "mkcol")
+    public static let multistatus = XMLName(dav, "multistatus")
+    public static let response = XMLName(dav, "response")
+    public static let href = XMLName(dav, "href")
+    public static let status = XMLName(dav, "status")
+    public static let propstat = XMLName(dav, "propstat")
+    public static let prop = XMLName(dav, "prop")
+    public static let set = XMLName(dav, "set")
+    public static let syncToken = XMLName(dav, "sync-token")
+    public static let resourcetype = XMLName(dav, "resourcetype")
+    public static let collection = XMLName(dav, "collection")
+    public static let displayname = XMLName(dav, "displayname")
+    public static let getetag = XMLName(dav, "getetag")
+    public static let getcontenttype = XMLName(dav, "getcontenttype")
+    public static let currentUserPrivilegeSet = XMLName(dav, "current-user-privilege-set")
+    public static let privilege = XMLName(dav, "privilege")
+    public static let mkcol = XMLName(dav, "mkcol")
+    /// RFC 5397: the principal of the authenticated user.
+    public static let currentUserPrincipal = XMLName(dav, "current-user-principal")
+    /// RFC 6578: what a sync-collection report says of a token it no longer knows.
+    public static let validSyncToken = XMLName(dav, "valid-sync-token")
+    public static let error = XMLName(dav, "error")
 
-    static let mkcalendar = XMLName(caldav, "mkcalendar")
-    static let calendar = XMLName(caldav, "calendar")
-    static let calendarData = XMLName(caldav, "calendar-data")
-    static let calendarDescription = XMLName(caldav, "calendar-description")
-    static let calendarTimezone = XMLName(caldav, "calendar-timezone")
-    static let supportedComponents = XMLName(caldav, "supported-calendar-component-set")
-    static let comp = XMLName(caldav, "comp")
+    public static let mkcalendar = XMLName(caldav, "mkcalendar")
+    public static let calendar = XMLName(caldav, "calendar")
+    public static let calendarData = XMLName(caldav, "calendar-data")
+    public static let calendarDescription = XMLName(caldav, "calendar-description")
+    public static let calendarTimezone = XMLName(caldav, "calendar-timezone")
+    public static let supportedComponents = XMLName(caldav, "supported-calendar-component-set")
+    public static let comp = XMLName(caldav, "comp")
+    /// RFC 4791 §6.2.1: where a principal's calendars are.
+    public static let calendarHomeSet = XMLName(caldav, "calendar-home-set")
+    /// RFC 4791 §5.3.2.1: the UID precondition a PUT can fail on.
+    public static let noUIDConflict = XMLName(caldav, "no-uid-conflict")
 
-    static let getctag = XMLName(calendarServer, "getctag")
-    static let subscribed = XMLName(calendarServer, "subscribed")
-    static let source = XMLName(calendarServer, "source")
-    static let shared = XMLName(calendarServer, "shared")
-    static let sharedOwner = XMLName(calendarServer, "shared-owner")
+    public static let getctag = XMLName(calendarServer, "getctag")
+    public static let subscribed = XMLName(calendarServer, "subscribed")
+    public static let source = XMLName(calendarServer, "source")
+    public static let shared = XMLName(calendarServer, "shared")
+    public static let sharedOwner = XMLName(calendarServer, "shared-owner")
 
-    static let calendarColor = XMLName(apple, "calendar-color")
-    static let calendarOrder = XMLName(apple, "calendar-order")
-    static let refreshrate = XMLName(apple, "refreshrate")
+    public static let calendarColor = XMLName(apple, "calendar-color")
+    public static let calendarOrder = XMLName(apple, "calendar-order")
+    public static let refreshrate = XMLName(apple, "refreshrate")
 
-    static let readOnly = XMLName(sabre, "read-only")
+    public static let readOnly = XMLName(sabre, "read-only")
 
     /// Privileges that allow changing a collection's content (RFC 3744 §3).
-    static let writePrivileges: Set<XMLName> = [
+    public static let writePrivileges: Set<XMLName> = [
         XMLName(dav, "write"), XMLName(dav, "write-content"), XMLName(dav, "bind"), XMLName(dav, "all"),
     ]
 
     /// Properties only a calendar collection has: with one of these and no resourcetype, a
     /// response whose href ends in "/" is taken for a calendar.
-    static let collectionProperties: Set<XMLName> = [
+    public static let collectionProperties: Set<XMLName> = [
         displayname, calendarDescription, calendarColor, calendarOrder, calendarTimezone, supportedComponents, getctag,
         source, refreshrate,
     ]
@@ -82,7 +91,7 @@ public enum CalDAVProperty {
     public static let shared = "X-CALDAV-SHARED"
 
     /// Every name above, in the order the reader sets them.
-    static let all = [href, etag, ctag, syncToken, order, components, shared]
+    public static let all = [href, etag, ctag, syncToken, order, components, shared]
 
     static func isCalDAV(_ name: String) -> Bool { name.hasPrefix("X-CALDAV-") }
 }

@@ -2,29 +2,37 @@ import XMLSupport
 
 /// One DAV:response of a multistatus (RFC 4918 §14.24), read whole: its hrefs, its own
 /// status, the properties found (2xx propstats) and those not (other propstats).
-struct DAVResponse {
+public struct DAVResponse: Sendable {
     /// A property a propstat reported with a status other than 2xx.
-    struct Missing {
-        var name: XMLName
-        var status: String
+    public struct Missing: Sendable {
+        /// The property's name.
+        public var name: XMLName
+        /// The propstat's status line.
+        public var status: String
     }
 
-    var hrefs: [String] = []
+    /// The response's hrefs (one for a propstat response, several for a status response).
+    public var hrefs: [String] = []
     /// The response-level status line, when there is one (e.g. sync-collection's removals).
-    var status: String?
-    var properties: [XMLName: XMLElement] = [:]
-    var missing: [Missing] = []
-    var line: Int
-    var path: String
+    public var status: String?
+    /// The properties a 2xx propstat reported, by name.
+    public var properties: [XMLName: XMLElement] = [:]
+    /// The properties reported with another status.
+    public var missing: [Missing] = []
+    /// Where the response element starts.
+    public var line: Int
+    /// The response element's XML path.
+    public var path: String
 
     /// The status code of a status line (`HTTP/1.1 404 Not Found` → 404).
-    static func code(_ statusLine: String) -> Int? {
+    public static func code(_ statusLine: String) -> Int? {
         let parts = statusLine.split(separator: " ")
         guard parts.count >= 2 else { return nil }
         return Int(parts[1])
     }
 
-    init(_ element: XMLElement) {
+    /// The response read from its element.
+    public init(_ element: XMLElement) {
         line = element.line
         path = element.path
         for child in element.children {
@@ -49,16 +57,16 @@ struct DAVResponse {
     }
 
     /// The first href.
-    var href: String? { hrefs.first }
+    public var href: String? { hrefs.first }
 
     /// The names inside DAV:resourcetype, when it was reported.
-    var resourceTypes: Set<XMLName>? {
+    public var resourceTypes: Set<XMLName>? {
         properties[DAVNames.resourcetype].map { Set($0.children.map(\.name)) }
     }
 
     /// A calendar collection: resourcetype says calendar or subscribed; or, with no
     /// resourcetype, an href ending in "/" and a property only collections have.
-    var isCalendarCollection: Bool {
+    public var isCalendarCollection: Bool {
         if let types = resourceTypes {
             return types.contains(DAVNames.calendar) || types.contains(DAVNames.subscribed)
         }
@@ -66,7 +74,7 @@ struct DAVResponse {
     }
 
     /// Some other collection (a calendar home, an inbox, a principal).
-    var isOtherCollection: Bool {
+    public var isOtherCollection: Bool {
         if let types = resourceTypes { return types.contains(DAVNames.collection) && !isCalendarCollection }
         return href?.hasSuffix("/") ?? false
     }
