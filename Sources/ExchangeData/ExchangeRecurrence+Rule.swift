@@ -221,6 +221,15 @@ extension ExchangeRecurrence {
         self.init(pattern: pattern, range: range)
     }
 
+    /// Why a series of this pattern from `start` is not the RFC 5545 series from that DTSTART,
+    /// or nil. RFC 5545 §3.8.5.3 counts a DTSTART the rule does not give as the first occurrence;
+    /// an Exchange series starts on its pattern's first day, so that occurrence would be lost
+    /// (and a COUNT would reach one occurrence further).
+    public func unrepresentableStart(_ start: CalendarDateTime, clock: any WallClock = TimeZoneDatabaseClock.shared) -> String? {
+        if let first = firstOccurrence(start: start, clock: clock), first.wallSecondsSinceEpoch == start.wallSecondsSinceEpoch { return nil }
+        return "DTSTART is not an occurrence of the rule (RFC 5545 counts it; an Exchange series starts on its pattern's first day)"
+    }
+
     /// A monthly (month nil) or yearly pattern from BYMONTHDAY / BYDAY / BYSETPOS.
     private static func monthlyPattern(rule: RecurrenceRule, start: CalendarDateTime, month: Int?) throws -> Pattern {
         func fail(_ reason: String) -> Unrepresentable { Unrepresentable(reason) }

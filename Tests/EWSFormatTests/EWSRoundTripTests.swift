@@ -47,7 +47,9 @@ final class EWSRoundTripTests: XCTestCase {
                 case .master: item = event.item
                 case .override(let i): item = overrides[event.item.uid ?? ""]![i].item
                 }
-                let people = item.attendees.compactMap(\.emailAddress).map { $0.lowercased() }.sorted().joined(separator: ",")
+                // An address written without `mailto:` (`ATTENDEE;CUTYPE=ROOM:conf@example.com`) is
+                // the same mailbox once EWS has given it its SMTP routing type.
+                let people = item.attendees.map { ($0.emailAddress ?? $0.url).lowercased() }.sorted().joined(separator: ",")
                 result.append("\(o.startInstant)-\(o.endInstant) \(item.title ?? "") [\(people)]")
             }
         }

@@ -233,6 +233,10 @@ struct EWSItemMapper {
         let url: String
         if address.contains("@") && (routing == nil || routing?.uppercased() == "SMTP") {
             url = "mailto:" + address
+        } else if routing == nil {
+            // Neither an email address nor routed (what the writer makes of urn:uuid:…, a bare
+            // name): the address is the participant's URI as it stands.
+            url = address
         } else {
             // An Exchange legacy DN (RoutingType EX) is no email address; kept as a URN.
             url = "urn:x-ms-ews:" + (routing ?? "EX").lowercased() + ":" + address

@@ -305,7 +305,8 @@ extension EWSWriter {
             // Not an email address (urn:uuid:…, a bare name): kept as it is, without a routing type.
             xml.element("t:EmailAddress", participant.url)
         }
-        if participant.type == .group, let word = vocabulary.word(for: ParticipantType.group) {
+        // The reader gives MailboxType back as CUTYPE (Mailbox: INDIVIDUAL, PublicDL: GROUP, …).
+        if let type = participant.type, let word = vocabulary.word(for: type) {
             xml.element("t:MailboxType", word)
         }
         xml.close("t:Mailbox")

@@ -21,14 +21,16 @@ extension EWSWriter {
         var deleted: [Int] = []
         var exceptions: [(event: Event, line: Int, times: ItemTimes, original: Int)] = []
         for list in master.item.exceptionDates {
-            for date in list.dates { deleted.append(instant(of: date, line: line, fallback: times.startZone).utc) }
+            for date in list.dates {
+                deleted.append(instant(of: Self.occurrenceStart(date, seriesStart: start), line: line, fallback: times.startZone).utc)
+            }
             if !list.periods.isEmpty {
                 losses.loss("exceptionDates.period", log: log, file: destination, line: line, "EXDATE periods are not dates; not written")
             }
         }
         for (override, overrideLine) in overrides {
             guard let recurrenceID = override.recurrenceID else { continue }
-            let original = instant(of: recurrenceID, line: overrideLine, fallback: times.startZone).utc
+            let original = instant(of: Self.occurrenceStart(recurrenceID, seriesStart: start), line: overrideLine, fallback: times.startZone).utc
             if override.item.status == .cancelled {
                 // A cancelled occurrence is what Exchange calls a deleted one.
                 deleted.append(original)
@@ -57,6 +59,16 @@ extension EWSWriter {
         }
     }
 
+    /// The occurrence of a series starting at `start` that an EXDATE or RECURRENCE-ID `value`
+    /// names, as the recurrence engine reads it (RFC 5545 leaves the mixes open): in a series of
+    /// dates, the value's date; a DATE in a timed series, that day's occurrence at the start's
+    /// wall time (Exchange's patterns give at most one a day).
+    static func occurrenceStart(_ value: CalendarDateTime, seriesStart start: CalendarDateTime) -> CalendarDateTime {
+        if start.isDateOnly { return value.isDateOnly ? value : CalendarDateTime(date: value.date) }
+        if value.isDateOnly { return CalendarDateTime(date: value.date, time: start.time, reference: start.reference) }
+        return value
+    }
+
     /// The item's recurrence as Exchange's one pattern, or why EWS cannot hold it.
     private func exchangeRecurrence(of item: CalendarItem, start: CalendarDateTime) -> Result<ExchangeRecurrence, ExchangeRecurrence.Unrepresentable> {
         if !item.recurrenceDates.isEmpty { return .failure(.init("RDATE: Exchange has no added dates")) }
@@ -65,7 +77,7 @@ extension EWSWriter {
         }
         do {
             let recurrence = try ExchangeRecurrence(rule: rule, start: start)
-            if let reason = recurrence.unrepresentableReason(in: .ews) { return .failure(.init(reason)) }
+            if let reason = recurrence.unrepresentableReason(in: .ews) ?? recurrence.unrepresentableStart(start) { return .failure(.init(reason)) }
             return .success(recurrence)
         } catch let problem as ExchangeRecurrence.Unrepresentable {
             return .failure(problem)
@@ -96,7 +108,6 @@ extension EWSWriter {
             "recurrence", log: log, file: destination, line: line,
             "EWS cannot hold this series' recurrence (\(reason)); written as \(expansion.occurrences.count) single items"
                 + (expansion.truncated ? ", its first \(Self.expansionLimit) occurrences only" : ""))
-        let uid = master.uid ?? ""
         for occurrence in expansion.occurrences {
             var event: Event
             var sourceLine = line
@@ -108,7 +119,9 @@ extension EWSWriter {
                 sourceLine = overrides[index].line
             }
             let zone = instant(of: occurrence.start, line: sourceLine).zone
-            event = withoutRecurrence(event, uid: uid + "-" + Self.basicUTC(occurrence.startInstant - occurrence.start.wallSecondsSinceEpoch + occurrence.recurrenceID.wallSecondsSinceEpoch))
+            let originalStart = Self.basicUTC(occurrence.startInstant - occurrence.start.wallSecondsSinceEpoch + occurrence.recurrenceID.wallSecondsSinceEpoch)
+            // A series without a UID gives occurrences without one (Exchange makes its own).
+            event = withoutRecurrence(event, uid: master.uid.map { $0 + "-" + originalStart })
             let times = ItemTimes(
                 start: occurrence.startInstant, end: max(occurrence.endInstant, occurrence.startInstant), startZone: zone,
                 endZone: zone, isAllDay: occurrence.start.isDateOnly)

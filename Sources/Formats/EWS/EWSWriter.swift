@@ -151,7 +151,12 @@ public struct EWSWriter: CalendarWriter {
 
     private mutating func route(_ event: Event, line: Int) {
         guard let uid = event.uid else {
-            writeSingle(event, line: line)
+            // No UID, so no overrides can name it: a series is complete as it stands.
+            if event.item.hasRecurrenceRules {
+                writeMaster(event, line: line, overrides: [])
+            } else {
+                writeSingle(event, line: line)
+            }
             return
         }
         if event.item.recurrenceID != nil {

@@ -199,8 +199,16 @@ struct GraphEventDecoder {
     /// `event` with the source's own iCalendar restored where Graph's members could not say it.
     func kept(_ event: Event, _ remainder: ICalendarRemainder?) throws -> Event {
         guard let remainder else { return event }
-        guard case .event(let kept) = mapper.entry(from: remainder.applied(to: mapper.component(from: .event(event)))) else {
+        guard case .event(var kept) = mapper.entry(from: remainder.applied(to: mapper.component(from: .event(event)))) else {
             throw fail("", "calport's kept iCalendar data does not describe an event")
+        }
+        // iCalendar has no PARTSTAT for EventKit's Unknown (Graph's "none"): the trip through it
+        // must not turn a status Graph stated into none at all.
+        let unknown = Set(event.item.attendees.filter { $0.status == .unknown }.map(\.url))
+        if !unknown.isEmpty {
+            for i in kept.item.attendees.indices where kept.item.attendees[i].status == nil && unknown.contains(kept.item.attendees[i].url) {
+                kept.item.attendees[i].status = .unknown
+            }
         }
         return kept
     }
