@@ -93,7 +93,7 @@ struct EWSItemMapper {
             let content = body.text
             if body.attribute("BodyType")?.lowercased() == "html" {
                 if !content.isEmpty {
-                    item.notes = element.ews("TextBody")?.text ?? HTMLText.plainText(content)
+                    item.notes = element.ews("TextBody")?.text ?? ExchangeHTMLBody.plainText(content)
                     item.properties.append(
                         Property(
                             name: ExchangeProperties.htmlDescription, parameters: [Parameter("FMTTYPE", ExchangeProperties.htmlMediaType)],

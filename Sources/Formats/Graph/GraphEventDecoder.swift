@@ -78,7 +78,7 @@ struct GraphEventDecoder {
         // Body: text as DESCRIPTION; HTML as its text, with the HTML kept (X-ALT-DESC).
         if let body = try object(o, "body", path), let content = try string(body, "content", "\(path)/body"), !content.isEmpty {
             if (try string(body, "contentType", "\(path)/body"))?.lowercased() == "html" {
-                let text = HTMLText.plainText(content)
+                let text = ExchangeHTMLBody.plainText(content)
                 if !text.isEmpty { item.notes = text }
                 item.properties.append(
                     Property(

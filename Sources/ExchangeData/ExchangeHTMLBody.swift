@@ -2,7 +2,8 @@
 /// and the contents of `<head>`, `<style>` and `<script>` go, block elements and `<br>` become
 /// line breaks, runs of white space become one space (as a browser shows them), and character
 /// references are decoded. The HTML itself is kept beside it (X-ALT-DESC), so nothing is lost.
-enum HTMLText {
+/// EWS's `Body BodyType="HTML"` and Graph's `body` with `contentType` html are read alike.
+public enum ExchangeHTMLBody {
     private static let blockElements: Set<String> = [
         "br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "blockquote", "pre", "hr",
     ]
@@ -12,7 +13,8 @@ enum HTMLText {
         "ndash": "–", "mdash": "—", "hellip": "…", "rsquo": "’", "lsquo": "‘", "rdquo": "”", "ldquo": "“", "euro": "€",
     ]
 
-    static func plainText(_ html: String) -> String {
+    /// The text a reader sees in `html`.
+    public static func plainText(_ html: String) -> String {
         var lines: [String] = []
         var line = ""
         var pendingSpace = false
