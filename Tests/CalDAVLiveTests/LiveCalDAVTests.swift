@@ -70,6 +70,49 @@ final class LiveCalDAVTests: XCTestCase {
         return (hrefs, summaries)
     }
 
+    // MARK: - inspect URL
+
+    /// `calport inspect URL` on a principal lists every calendar the push created with what the
+    /// server says of it: name, type, colour, writability, item count and sync token.
+    func testInspectListsEachCalendarWithItsNameColourItemsAndSyncToken() throws {
+        let radicale = try start(.radicale(users: [Self.user: Self.password]), "radicale")
+        func calendar(_ name: String, color: String, events: Int) -> String {
+            var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calport tests//inspect//EN\r\nX-WR-CALNAME:\(name)\r\n"
+            text += "X-APPLE-CALENDAR-COLOR:\(color)\r\n"
+            for i in 0..<events {
+                text += "BEGIN:VEVENT\r\nUID:\(name)-\(i)@calport.test\r\nDTSTAMP:20250101T000000Z\r\n"
+                text += "DTSTART:202503\(String(format: "%02d", i + 1))T090000Z\r\nDURATION:PT1H\r\nSUMMARY:\(name) \(i)\r\nEND:VEVENT\r\n"
+            }
+            return text + "END:VCALENDAR\r\n"
+        }
+        let files = [("Garden", "#2E8B57", 3), ("Choir", "#8A2BE2", 5)].map { name, color, events in
+            let file = work.appendingPathComponent("\(name).ics")
+            try? Data(calendar(name, color: color, events: events).utf8).write(to: file)
+            return file.path
+        }
+        let push = try runner.calport(["convert"] + files + ["-o", radicale.base + "/", "-q"], environment: credentials)
+        XCTAssertEqual(push.status, 0, push.stderr)
+        let inspect = try runner.calport(["inspect", radicale.base + "/"], environment: credentials)
+        XCTAssertEqual(inspect.status, 0, inspect.stderr)
+        let listed = inspect.stdout.split(separator: "\n").filter { $0.first?.isNumber == true }.map { $0.split(separator: " ", maxSplits: 1)[1] }
+        XCTAssertEqual(Set(listed), ["Garden", "Choir"], inspect.stdout)
+        for (name, color, events) in [("Garden", "#2E8B57", 3), ("Choir", "#8A2BE2", 5)] {
+            let start = try XCTUnwrap(inspect.stdout.range(of: ". \(name)\n"), inspect.stdout)
+            let block = inspect.stdout[start.upperBound...].split(separator: "\n").prefix { $0.hasPrefix("   ") }
+            let fields = Dictionary(block.map { line -> (String, String) in
+                let parts = line.trimmingCharacters(in: .whitespaces).split(separator: ":", maxSplits: 1)
+                return (String(parts[0]), parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
+            }, uniquingKeysWith: { a, _ in a })
+            XCTAssertEqual(fields["type"], "calDAV (CalDAV)", name)
+            XCTAssertEqual(fields["color"]?.uppercased().hasPrefix(color), true, "\(name): \(fields)")
+            XCTAssertEqual(fields["allows modifications"], "yes", name)
+            XCTAssertEqual(fields["items"], "\(events)", name)
+            XCTAssertTrue(fields["sync token"]?.hasPrefix("http") ?? false, "Radicale has sync tokens: \(fields)")
+            XCTAssertFalse(fields["url"]?.contains(Self.password) ?? true)
+        }
+        XCTAssertFalse(inspect.stdout.contains(Self.password) || inspect.stderr.contains(Self.password))
+    }
+
     // MARK: - Must show: 2,000 items on each server exactly once, equal; the rerun writes nothing
 
     func pushTwoThousand(to url: String, environment: [String: String]) throws {
