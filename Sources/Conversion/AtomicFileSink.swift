@@ -12,9 +12,18 @@ public final class AtomicFileSink: ByteSink {
     private let temporaryPath: String
     private var descriptor: Int32
     private var committed = false
+    /// A device or pipe (`--report /dev/stdout`) is written as it is (OutputTransaction.openInPlace).
+    private let writesInPlace: Bool
 
     public init(destination: String) throws {
         self.destination = destination
+        if let fd = try OutputTransaction.openInPlace(destination) {
+            descriptor = fd
+            temporaryPath = destination
+            writesInPlace = true
+            return
+        }
+        writesInPlace = false
         let url = URL(fileURLWithPath: destination)
         let directory = url.deletingLastPathComponent().path
         var template = Array((directory + "/." + url.lastPathComponent + ".calport-XXXXXX").utf8CString)
@@ -44,6 +53,12 @@ public final class AtomicFileSink: ByteSink {
 
     /// Makes the output visible under its name, keeping an existing file's permissions.
     public func commit() throws {
+        if writesInPlace {
+            close(descriptor)
+            descriptor = -1
+            committed = true
+            return
+        }
         var existing = stat()
         if stat(destination, &existing) == 0 {
             fchmod(descriptor, existing.st_mode & 0o7777)
@@ -72,7 +87,7 @@ public final class AtomicFileSink: ByteSink {
             close(descriptor)
             descriptor = -1
         }
-        unlink(temporaryPath)
+        if !writesInPlace { unlink(temporaryPath) }
         committed = true
     }
 }

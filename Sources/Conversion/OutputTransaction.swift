@@ -24,12 +24,25 @@ public final class OutputTransaction {
 
         /// A dry run's file: counts what would be written and touches no file at all.
         private let countsOnly: Bool
+        /// A device or pipe (`-o /dev/null`, a FIFO) written as it is: there is nothing to
+        /// protect by renaming, and a rename would put a regular file in its place.
+        let writesInPlace: Bool
 
         init(destination: String, temporaryPath: String, descriptor: Int32) {
             self.destination = destination
             self.temporaryPath = temporaryPath
             self.descriptor = descriptor
             self.countsOnly = false
+            self.writesInPlace = false
+        }
+
+        /// A device or pipe, open at `descriptor`, written in place.
+        init(inPlace destination: String, descriptor: Int32) {
+            self.destination = destination
+            self.temporaryPath = destination
+            self.descriptor = descriptor
+            self.countsOnly = false
+            self.writesInPlace = true
         }
 
         /// A file of a dry run: nothing is created, written, closed or removed.
@@ -38,6 +51,7 @@ public final class OutputTransaction {
             self.temporaryPath = ""
             self.descriptor = -1
             self.countsOnly = true
+            self.writesInPlace = false
         }
 
         func write(_ bytes: UnsafeRawBufferPointer) throws {
@@ -74,7 +88,7 @@ public final class OutputTransaction {
             isClosed = true
             if countsOnly { return }
             if descriptor < 0 {
-                guard sync else { return }
+                guard sync, !writesInPlace else { return }
                 descriptor = open(temporaryPath, O_RDONLY | O_CLOEXEC)
                 guard descriptor >= 0 else {
                     throw CalendarError(.io, file: destination, "cannot reopen staged output: \(String(cString: strerror(errno)))")
@@ -95,7 +109,7 @@ public final class OutputTransaction {
                 Glibc.close(descriptor)
                 descriptor = -1
             }
-            unlink(temporaryPath)
+            if !writesInPlace { unlink(temporaryPath) }
         }
     }
 
@@ -135,6 +149,11 @@ public final class OutputTransaction {
             staged.append(file)
             return file
         }
+        if let fd = try Self.openInPlace(destination) {
+            let file = StagedFile(inPlace: destination, descriptor: fd)
+            staged.append(file)
+            return file
+        }
         if createDirectories { try makeDirectories(directory, for: destination) }
         var template = Array((directory + "/." + url.lastPathComponent + ".calport-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -144,6 +163,20 @@ public final class OutputTransaction {
         let file = StagedFile(destination: destination, temporaryPath: String(cString: template), descriptor: fd)
         staged.append(file)
         return file
+    }
+
+    /// A descriptor for `destination` when it is a device, pipe or socket (`/dev/null`,
+    /// `/dev/stdout`, a FIFO), which is written as it is; nil for a file or a new path.
+    static func openInPlace(_ destination: String) throws -> Int32? {
+        var info = stat()
+        guard stat(destination, &info) == 0 else { return nil }
+        let type = info.st_mode & S_IFMT
+        guard type == S_IFCHR || type == S_IFIFO || type == S_IFSOCK || type == S_IFBLK else { return nil }
+        let fd = open(destination, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw CalendarError(.cannotCreateOutput, file: destination, "cannot open output: \(String(cString: strerror(errno)))")
+        }
+        return fd
     }
 
     /// Creates `directory` and its missing parents, remembering which it created.
@@ -200,7 +233,7 @@ public final class OutputTransaction {
         }
         let mask = umask(0)
         umask(mask)
-        for (index, file) in staged.enumerated() {
+        for (index, file) in staged.enumerated() where !file.writesInPlace {
             var existing = stat()
             let mode = stat(file.destination, &existing) == 0 ? existing.st_mode & 0o7777 : 0o666 & ~mask
             chmod(file.temporaryPath, mode)

@@ -1,5 +1,9 @@
 import CalendarModel
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Refuses to write onto a calendar that does not allow modifications (a birthday or
 /// subscription calendar, or one its source marks read-only), as EventKit refuses to save
 /// into one, unless the user forces it.
@@ -18,7 +22,10 @@ public struct ReadOnlyTarget: Sendable {
     /// stops as soon as detection has typed it (at most its look-ahead of events), so the check
     /// costs the same for a 1 GB output as for a small one; exporters write one calendar a file.
     public func readOnlyCalendar(at path: String, format: String?) -> Calendar? {
-        guard let source = try? FileByteSource(path: path) else { return nil }
+        // Only a regular file holds a calendar to judge: reading a FIFO given as the output
+        // would wait for a writer that never comes (a device or pipe is written in place).
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let source = try? FileByteSource(path: path) else { return nil }
         // The existing file's own warnings are not this run's business.
         let quiet = DiagnosticLog()
         guard

@@ -40,6 +40,34 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(leftovers, [], "temporary files must be removed")
     }
 
+    /// A FIFO (or /dev/null, /dev/stdout) as `-o` or `--report` is written as it is: renaming a
+    /// temporary file over it would replace the device or pipe with a regular file.
+    func testADeviceOrPipeOutputIsWrittenInPlaceAndStaysWhatItWas() throws {
+        let input = try write("valid.ics", valid)
+        for (option, name) in [("-o", "out.fifo"), ("--report", "report.fifo")] {
+            let fifo = workDirectory.appendingPathComponent(name).path
+            XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+            // The read end, open before calport runs and without blocking: its small output fits
+            // the pipe's buffer, and a calport that renamed over the pipe leaves it empty.
+            let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+            XCTAssertGreaterThanOrEqual(reader, 0)
+            defer { close(reader) }
+            let arguments = option == "-o" ? ["convert", input, "-o", fifo, "-t", "ics"] : ["convert", input, "-o", "out.ics", "--report", fifo, "--report-format", "json"]
+            let run = try calport(arguments)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            var received: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while case let n = read(reader, &chunk, chunk.count), n > 0 { received += chunk[0..<n] }
+            let text = String(decoding: received, as: UTF8.self)
+            XCTAssertTrue(text.contains(option == "-o" ? "SUMMARY:Whole" : "\"outputs\""), "\(name): \(text)")
+            var info = stat()
+            XCTAssertEqual(stat(fifo, &info), 0)
+            XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "\(name) is no longer a pipe")
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: workDirectory.path).filter { $0.contains("calport-") }
+        XCTAssertEqual(leftovers, [])
+    }
+
     func testLenientModeRepairsWarnsAndWrites() throws {
         let input = try write("truncated.ics", truncated)
         let run = try calport(["convert", input, "-o", "out.ics"])
