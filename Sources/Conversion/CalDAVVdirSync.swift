@@ -136,12 +136,13 @@ final class CalDAVVdirSync {
             for resource in multistatus {
                 guard let data = resource.calendarData else { continue }
                 let path = resource.url.path
+                let isNew = known.items[path] == nil
                 let file = known.items[path]?.file ?? Self.fileName(for: path, used: &used)
                 if !request.dryRun { try Self.writeAtomically(Self.crlf(data), to: folder + "/" + file) }
                 known.items[path] = Item(etag: resource.etag, file: file)
                 counts.pulled += 1
                 if counts.examples.filter({ $0.outcome == "pulled" }).count < 20 {
-                    let reason = counts.syncMethod == "full" ? "new in the vdir" : "changed on the server"
+                    let reason = counts.syncMethod == "full" ? "new in the vdir" : isNew ? "new on the server" : "changed on the server"
                     counts.examples.append(
                         ConversionReport.ServerItem(
                             outcome: "pulled", uid: Self.uid(in: data), href: path, place: folder + "/" + file, reason: reason))
@@ -164,7 +165,14 @@ final class CalDAVVdirSync {
         summary.calendars += 1
         report.calDAV?.calendars.append(counts)
         report.outputs.append(
-            ConversionReport.Output(path: folder, calendars: [ConversionReport.CalendarCounts(title: collection.displayName)]))
+            ConversionReport.Output(
+                path: folder,
+                calendars: [
+                    ConversionReport.CalendarCounts(
+                        title: collection.displayName, kind: collection.isSubscription ? "subscription" : "calDAV",
+                        readOnly: collection.isReadOnly)
+                ]))
+        report.totals.calendars += 1
     }
 
     /// The value of a resource's first UID line, unfolded (RFC 5545 §3.1), or "" (for a

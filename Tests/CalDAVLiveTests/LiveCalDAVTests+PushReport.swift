@@ -22,7 +22,7 @@ extension LiveCalDAVTests {
         let r1 = try report("push1.json")
         XCTAssertEqual(total(r1, \.created), 40)
         XCTAssertEqual(r1.calDAV?.direction, "push")
-        try assertPushPage("push1.html", shows: r1, server: url, browser: browser)
+        try assertCalDAVPage("push1.html", shows: r1, server: url, browser: browser)
 
         // Item 4 newer on the server, item 8 newer locally (`makeConflicts`); item 12 deleted on the
         // server; in Home, two different events under one UID, which no resource can hold.
@@ -59,15 +59,15 @@ extension LiveCalDAVTests {
         XCTAssertEqual(workExamples.first { $0.outcome == "skipped" }?.winner, "server")
         XCTAssertEqual(workExamples.first { $0.outcome == "updated" }?.winner, "local")
         XCTAssertEqual(r2.calDAV?.requests["PUT"], 2, "item 8 and item 12 only")
-        try assertPushPage("push2.html", shows: r2, server: url, browser: browser)
+        try assertCalDAVPage("push2.html", shows: r2, server: url, browser: browser)
         let reportText = try String(contentsOf: work.appendingPathComponent("push2.json"), encoding: .utf8)
         XCTAssertFalse(reportText.contains(Self.password), "the password in the JSON report")
     }
 
     /// The rendered page shows what the JSON report of the same run says, per server calendar
-    /// and over all, the server without userinfo, each listed example with its place (and the
-    /// side that won), and no password.
-    func assertPushPage(
+    /// and over all (a push's outcomes, or a pull's pulled, deleted and sync method), the server
+    /// without userinfo, each listed example with its place (and the side that won), and no password.
+    func assertCalDAVPage(
         _ name: String, shows json: ConversionReport, server: String, browser: HeadlessChromium, file: StaticString = #filePath,
         line: UInt = #line
     ) throws {
@@ -79,13 +79,18 @@ extension LiveCalDAVTests {
         let calendars = try XCTUnwrap(json.calDAV?.calendars, file: file, line: line)
         XCTAssertEqual(shown.calDAV.count, calendars.count, "server calendar rows", file: file, line: line)
         XCTAssertEqual(shown.figures["calDAV.server"]?.text, server, file: file, line: line)
-        let keys: [(String, KeyPath<ConversionReport.ServerCalendar, Int>)] = [
-            ("created", \.created), ("updated", \.updated), ("unchanged", \.unchanged), ("skipped", \.skipped),
-            ("serverWon", \.serverWon), ("localWon", \.localWon), ("failed", \.failed),
-        ]
+        let pull = json.calDAV?.direction == "pull"
+        let keys: [(String, KeyPath<ConversionReport.ServerCalendar, Int>)] =
+            pull
+            ? [("pulled", \.pulled), ("deleted", \.deleted)]
+            : [
+                ("created", \.created), ("updated", \.updated), ("unchanged", \.unchanged), ("skipped", \.skipped),
+                ("serverWon", \.serverWon), ("localWon", \.localWon), ("failed", \.failed),
+            ]
         for (i, c) in calendars.enumerated() {
             let row = try XCTUnwrap(shown.calDAV[String(i)], "calendar \(i) missing", file: file, line: line)
             XCTAssertEqual(row["title"]?.text, c.title, file: file, line: line)
+            if pull { XCTAssertEqual(row["syncMethod"]?.text, c.syncMethod, file: file, line: line) }
             for (key, path) in keys {
                 XCTAssertEqual(row[key]?.number, c[keyPath: path], "\(key) of \(c.title ?? "?")", file: file, line: line)
             }

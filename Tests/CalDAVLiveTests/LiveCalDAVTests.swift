@@ -309,9 +309,11 @@ final class LiveCalDAVTests: XCTestCase {
             _ = try client.put(workCalendar.url.appendingPathComponent("added-\(round).ics"), calendarData: Array(added.utf8), ifMatch: nil)
         }
         try change(1)
-        let second = try runner.calport(pull + ["--report", "pull2.json"], environment: credentials)
+        let second = try runner.calport(pull + ["--report", "pull2.json", "--report", "pull2.html"], environment: credentials)
         XCTAssertEqual(second.status, 0, second.stderr)
         let r2 = try report("pull2.json")
+        // The page of the same run shows each calendar's pulled, deleted and sync method.
+        try assertCalDAVPage("pull2.html", shows: r2, server: url, browser: try HeadlessChromium.find())
         let work2 = try XCTUnwrap(r2.calDAV?.calendars.first { $0.title == "Work" })
         XCTAssertEqual(work2.syncMethod, "sync-collection")
         XCTAssertEqual(work2.pulled, 2)
