@@ -105,6 +105,19 @@ final class HTMLReportContentTests: XCTestCase {
         }
     }
 
+    /// `--report` twice writes both files of one run (the page and its JSON twin); the same
+    /// file twice is a usage error.
+    func testReportGivenTwiceWritesBothFilesOfTheSameRun() throws {
+        let input = RoundTripCheck.repositoryRoot.appendingPathComponent("samples/google-family.ics").path
+        let run = try calport(["convert", input, "-o", "out.ics", "--report", "run.json", "--report", "run.html"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let json = try JSONDecoder().decode(ConversionReport.self, from: Data(contentsOf: workDirectory.appendingPathComponent("run.json")))
+        let html = try String(contentsOf: workDirectory.appendingPathComponent("run.html"), encoding: .utf8)
+        let started = try XCTUnwrap(json.run?.startedAt)
+        XCTAssertTrue(html.contains("datetime=\"\(started)\""), "the page is of another run than the JSON")
+        XCTAssertEqual(try calport(["convert", input, "-o", "out.ics", "--report", "x.json", "--report", "x.json"]).status, 2)
+    }
+
     /// The worst a 100,000-item migration can give: every item a warning and a conflict,
     /// 1,000 superseded examples, 40 lossy fields with 20 places each, 300 calendars over a
     /// century of months, 2,000 failed inputs. The page summarizes and stays under 2 MB.
