@@ -36,12 +36,16 @@ extension LiveCalDAVTests {
         let converted = try runner.calport(["convert"] + documents + ["-o", local, "-q"])
         XCTAssertEqual(converted.status, 0, converted.stderr)
         let pulled = work.appendingPathComponent("pulled.ics").path
-        XCTAssertEqual(try runner.calport(["convert", url, "-o", pulled, "-q"], environment: environment).status, 0)
+        XCTAssertEqual(
+            try runner.calport(["convert", url, "-o", pulled, "--report", "pulled.json", "-q"], environment: environment).status, 0)
         let (hrefs, _) = try serverItems(url, environment: environment)
         let localComponents = try components(of: local)
         let uids = Set(localComponents.map(\.uid))
         XCTAssertFalse(uids.contains(""), "a local item without UID")
         XCTAssertEqual(total(r1, \.created), uids.count, "one resource per UID")
+        let pullReport = try report("pulled.json")
+        XCTAssertEqual(pullReport.calDAV?.direction, "pull")
+        XCTAssertEqual(total(pullReport, \.pulled), uids.count, "resources pulled")
         XCTAssertEqual(Set(hrefs.keys), uids, "the UIDs on the server")
         XCTAssertTrue(hrefs.values.allSatisfy { $0.count == 1 }, "a UID under two names: \(hrefs.filter { $0.value.count > 1 })")
         // Series and their overrides: the same (UID, RECURRENCE-ID) pairs, each with the same start instant.
