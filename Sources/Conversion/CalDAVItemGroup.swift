@@ -43,6 +43,9 @@ struct CalDAVItemGroup {
     /// overrides with one RECURRENCE-ID): one resource holds each occurrence once (RFC 4791
     /// §4.1), and choosing one would drop the other silently; `--merge` chooses the newest.
     mutating func dropIdenticalCopies() -> String? {
+        // Fingerprints (a serialization each) only when an occurrence repeats: the common group has none.
+        var occurrences = Set<CalendarDateTime?>()
+        guard entries.contains(where: { $0.item.map { !occurrences.insert($0.recurrenceID).inserted } ?? false }) else { return nil }
         var seen: [CalendarDateTime?: String] = [:]
         var kept: [CalendarEntry] = []
         var clashes: [String] = []

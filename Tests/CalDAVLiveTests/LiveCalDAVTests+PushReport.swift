@@ -31,8 +31,9 @@ extension LiveCalDAVTests {
         let workCalendar = try XCTUnwrap(try client.discover(URL(string: url)!).calendars.first { $0.displayName == "Work" })
         XCTAssertTrue(try client.delete(workCalendar.url.appendingPathComponent(LiveArchive.uid(12) + ".ics")))
         var home = try String(contentsOfFile: files[1], encoding: .utf8)
-        let twice = ["Breakfast", "Brunch"].map {
-            "BEGIN:VEVENT\r\nUID:twice@calport.test\r\nDTSTAMP:20250101T000000Z\r\nDTSTART:20250301T080000Z\r\nSUMMARY:\($0)\r\nEND:VEVENT\r\n"
+        // Also an exact copy of a new event, read twice: sent once.
+        let twice = [("twice", "Breakfast"), ("twice", "Brunch"), ("copied", "Lunch"), ("copied", "Lunch")].map {
+            "BEGIN:VEVENT\r\nUID:\($0.0)@calport.test\r\nDTSTAMP:20250101T000000Z\r\nDTSTART:20250301T080000Z\r\nSUMMARY:\($0.1)\r\nEND:VEVENT\r\n"
         }
         home = home.replacingOccurrences(of: "END:VCALENDAR\r\n", with: twice.joined() + "END:VCALENDAR\r\n")
         try Data(home.utf8).write(to: URL(fileURLWithPath: files[1]))
@@ -52,13 +53,13 @@ extension LiveCalDAVTests {
         }
         // created, updated, unchanged, skipped, server won, local won, failed
         XCTAssertEqual(figures("Work"), [1, 1, 7, 1, 1, 1, 0])
-        XCTAssertEqual(figures("Home"), [0, 0, 10, 0, 0, 0, 1])
+        XCTAssertEqual(figures("Home"), [1, 0, 10, 0, 0, 0, 1])
         XCTAssertEqual(figures("Team Café"), [0, 0, 10, 0, 0, 0, 0])
         XCTAssertEqual(figures("Travel"), [0, 0, 10, 0, 0, 0, 0])
         let workExamples = calendars.first { $0.title == "Work" }?.examples ?? []
         XCTAssertEqual(workExamples.first { $0.outcome == "skipped" }?.winner, "server")
         XCTAssertEqual(workExamples.first { $0.outcome == "updated" }?.winner, "local")
-        XCTAssertEqual(r2.calDAV?.requests["PUT"], 2, "item 8 and item 12 only")
+        XCTAssertEqual(r2.calDAV?.requests["PUT"], 3, "item 8, item 12 and the copied event, once")
         try assertCalDAVPage("push2.html", shows: r2, server: url, browser: browser)
         let reportText = try String(contentsOf: work.appendingPathComponent("push2.json"), encoding: .utf8)
         XCTAssertFalse(reportText.contains(Self.password), "the password in the JSON report")
