@@ -52,13 +52,13 @@ let package = Package(
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
         .target(
             name: "CalendarTestSupport", dependencies: ["CalendarModel", "ICSFormat", "Conversion"],
-            path: "Tests/CalendarTestSupport"),
+            path: "Tests/CalendarTestSupport", exclude: ["rendered_figures.py"]),
         .testTarget(
             name: "ICSFormatTests", dependencies: ["ICSFormat", "ICalendarData", "Conversion", "CalendarTestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "ConversionTests", dependencies: ["Conversion", "ICSFormat", "TimeZones", "CalendarTestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "ReportTests", dependencies: ["Conversion", "CalendarModel", "CalendarTestSupport"], exclude: ["rendered_figures.py"]),
+        .testTarget(name: "ReportTests", dependencies: ["Conversion", "CalendarModel", "CalendarTestSupport"]),
         .testTarget(
             name: "CalendarKindTests", dependencies: ["Conversion", "ICalendarData", "CalendarTestSupport", "Recurrence"],
             exclude: ["Fixtures"]),

@@ -32,6 +32,10 @@ final class BatchRun {
     private var spools: [String] = []
     /// When the run began, for the report's duration.
     private let started = Date()
+    /// Every reader of a CalDAV input opened (by input index; a two-pass run opens each twice),
+    /// for the report's `calDAV` section. Passes open readers on several threads.
+    private var pulls: [(index: Int, reader: CalDAVPullReader)] = []
+    private let pullsLock = NSLock()
 
     init(converter: Converter, request: ConversionRequest, log: DiagnosticLog) throws {
         self.converter = converter
@@ -93,6 +97,7 @@ final class BatchRun {
 
     private func finishReport() {
         report.run?.durationSeconds = Date().timeIntervalSince(started)
+        report.calDAV = pullSection()
         for i in report.inputs.indices {
             report.inputs[i].file = SecretRedaction.text(report.inputs[i].file)
             report.inputs[i].error = report.inputs[i].error.map(SecretRedaction.text)
@@ -104,7 +109,8 @@ final class BatchRun {
 
     private func makeRouter() throws -> any OutputRouter {
         let options = WriteOptions(
-            destinationName: request.output ?? "-", formatSettings: request.formatSettings, vocabularyOverrides: request.vocabularyOverrides)
+            destinationName: request.output ?? "-", formatSettings: request.formatSettings, vocabularyOverrides: request.vocabularyOverrides
+        )
         switch request.outputLayout {
         case .file:
             return try SingleFileRouter(
@@ -125,6 +131,24 @@ final class BatchRun {
         }
     }
 
+    /// What the CalDAV inputs gave: per collection the resources of the last pass (the one
+    /// that wrote), and the requests of every pass.
+    private func pullSection() -> ConversionReport.Server? {
+        pullsLock.lock()
+        defer { pullsLock.unlock() }
+        guard !pulls.isEmpty else { return nil }
+        var section = ConversionReport.Server(
+            direction: "pull", servers: inputs.compactMap { if case .remote(let location) = $0.kind { location } else { nil } })
+        var last: [Int: CalDAVPullReader] = [:]
+        for (index, reader) in pulls {
+            last[index] = reader
+            for (method, n) in reader.requestCounts.byMethod { section.requests[method, default: 0] += n }
+            section.retries += reader.requestCounts.retries
+        }
+        section.calendars = last.sorted { $0.key < $1.key }.flatMap { $0.value.calendarsRead }
+        return section
+    }
+
     // MARK: - Reading
 
     /// A reader for one input and a way to ask how many bytes it has consumed; the reader may
@@ -134,10 +158,16 @@ final class BatchRun {
         switch input.kind {
         case .file(let path):
             let source = try FileByteSource(path: path)
-            return (try converter.makeReader(name: input.name, source: source, request: request, log: log, concurrency: concurrency), { source.bytesRead })
+            return (
+                try converter.makeReader(name: input.name, source: source, request: request, log: log, concurrency: concurrency),
+                { source.bytesRead }
+            )
         case .standardInput:
             let source = try FileByteSource(path: "-")
-            return (try converter.makeReader(name: "-", source: source, request: request, log: log, concurrency: concurrency), { source.bytesRead })
+            return (
+                try converter.makeReader(name: "-", source: source, request: request, log: log, concurrency: concurrency),
+                { source.bytesRead }
+            )
         case .collection(_, let items, let title, let color):
             let reader = CollectionReader(items: items, title: title, color: color, converter: converter, request: request, log: log)
             return (reader, { reader.bytesRead })
@@ -145,7 +175,11 @@ final class BatchRun {
             let options = ReadOptions(
                 sourceName: input.name, strict: request.strict, formatSettings: request.formatSettings,
                 vocabularyOverrides: request.vocabularyOverrides)
-            return (try CalDAVPullReader(location: location, options: request.calDAV, readOptions: options, log: log), { 0 })
+            let reader = try CalDAVPullReader(location: location, options: request.calDAV, readOptions: options, log: log)
+            pullsLock.lock()
+            pulls.append((index, reader))
+            pullsLock.unlock()
+            return (reader, { 0 })
         }
     }
 
@@ -168,7 +202,9 @@ final class BatchRun {
                 var offset = 0
                 while offset < n {
                     let w = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, n - offset) }
-                    guard w > 0 else { throw CalendarError(.io, file: "-", "cannot spool standard input: \(String(cString: strerror(errno)))") }
+                    guard w > 0 else {
+                        throw CalendarError(.io, file: "-", "cannot spool standard input: \(String(cString: strerror(errno)))")
+                    }
                     offset += w
                 }
                 total += n
@@ -186,15 +222,18 @@ final class BatchRun {
     private func recordFailure(_ index: Int, _ failure: CalendarError) {
         summary.failedInputs.append(failure)
         report.inputs[index] = ConversionReport.Input(file: inputs[index].name, status: "failed", error: failure.description)
-        log.report(Diagnostic(
-            severity: .error, file: failure.diagnostic.file, line: failure.diagnostic.line,
-            message: failure.diagnostic.message + "; input skipped, the other inputs are converted"))
+        log.report(
+            Diagnostic(
+                severity: .error, file: failure.diagnostic.file, line: failure.diagnostic.line,
+                message: failure.diagnostic.message + "; input skipped, the other inputs are converted"))
     }
 
     /// Reads every input once, `jobs` at a time, running `body` on each reader; returns, per
     /// input, the body's result or the error that stopped it. Each worker logs into its own
     /// log, whose warnings are dropped: the pass that writes reports them again.
-    private func parallelPass<T>(phase: String, _ body: @escaping (Int, inout any CalendarReader, () -> Int) throws -> T) -> [Result<T, Error>] {
+    private func parallelPass<T>(phase: String, _ body: @escaping (Int, inout any CalendarReader, () -> Int) throws -> T) -> [Result<
+        T, Error
+    >] {
         progress?.begin(phase: phase)
         var results = [Result<T, Error>?](repeating: nil, count: inputs.count)
         let lock = NSLock()
@@ -373,8 +412,10 @@ final class BatchRun {
         report.record(index.summary)
         for conflict in index.summary.conflicts {
             let (file, line) = Self.split(conflict.dropped)
-            log.warning(file: file, line: line,
-                "UID \(conflict.uid)\(conflict.recurrenceID.map { " (RECURRENCE-ID \($0))" } ?? ""): \(conflict.reason); kept \(conflict.kept)")
+            log.warning(
+                file: file, line: line,
+                "UID \(conflict.uid)\(conflict.recurrenceID.map { " (RECURRENCE-ID \($0))" } ?? ""): \(conflict.reason); kept \(conflict.kept)"
+            )
         }
         progress?.begin(phase: "merging")
         for group in groups {

@@ -1,5 +1,6 @@
 import CalDAVFormat
 import CalendarModel
+import ICalendarData
 
 /// The components of one UID (a series with its overrides, or one item): what one CalDAV
 /// resource holds (RFC 4791 §4.1), with the time zones it uses and what decides conflicts.
@@ -35,6 +36,37 @@ struct CalDAVItemGroup {
             }
             return entry
         }
+    }
+
+    /// Drops exact copies of a component (the same item read twice) and says what is wrong when
+    /// two different components claim the same occurrence (two series masters, or two
+    /// overrides with one RECURRENCE-ID): one resource holds each occurrence once (RFC 4791
+    /// §4.1), and choosing one would drop the other silently; `--merge` chooses the newest.
+    mutating func dropIdenticalCopies() -> String? {
+        // Fingerprints (a serialization each) only when an occurrence repeats: the common group has none.
+        var occurrences = Set<CalendarDateTime?>()
+        guard entries.contains(where: { $0.item.map { !occurrences.insert($0.recurrenceID).inserted } ?? false }) else { return nil }
+        var seen: [CalendarDateTime?: String] = [:]
+        var kept: [CalendarEntry] = []
+        var clashes: [String] = []
+        for entry in entries {
+            guard let item = entry.item else {
+                kept.append(entry)
+                continue
+            }
+            let copy = (try? ICSText.fingerprint([entry])) ?? ""
+            if let earlier = seen[item.recurrenceID] {
+                let what = item.recurrenceID.map { "RECURRENCE-ID " + MergeIndex.text($0) } ?? "the series master"
+                if earlier != copy && !clashes.contains(what) { clashes.append(what) }
+                continue
+            }
+            seen[item.recurrenceID] = copy
+            kept.append(entry)
+        }
+        entries = kept
+        guard !clashes.isEmpty else { return nil }
+        return "different components of UID \(uid) for the same occurrence (\(clashes.joined(separator: ", "))): "
+            + "a resource holds each once; --merge keeps the newest of them"
     }
 
     private static func clientScheduled(_ p: inout Participant) {
@@ -82,7 +114,8 @@ extension CalendarEntry {
 enum ICSText {
     static func serialize(_ entries: [CalendarEntry], header: CalendarModel.Calendar?) throws -> [UInt8] {
         let sink = MemoryByteSink()
-        var writer = StandardFormats.registry.format(id: "ics")!.makeWriter(sink: sink, options: WriteOptions(destinationName: "-"), log: DiagnosticLog())
+        var writer = StandardFormats.registry.format(id: "ics")!.makeWriter(
+            sink: sink, options: WriteOptions(destinationName: "-"), log: DiagnosticLog())
         if let header { try writer.write(.beginCalendar(header)) }
         for entry in entries { try writer.write(.entry(entry, line: 0)) }
         if header != nil { try writer.write(.endCalendar(trailingProperties: [])) }
@@ -158,7 +191,13 @@ enum ICSText {
         let name = parts.removeFirst()
         // Xandikos (python icalendar) doubles backslashes in parameter values on storing;
         // parameters have no backslash escapes (RFC 5545 §3.2), so both spellings are one value.
-        let parameters = parts.map { $0.replacingOccurrences(of: "\\\\", with: "\\") }
+        var parameters = parts.map { $0.replacingOccurrences(of: "\\\\", with: "\\") }
+        // VALUE naming the property's default type says nothing, and readers and servers drop
+        // or keep it (calport's ICS reader drops CONFERENCE's VALUE=URI, which a Graph event
+        // carries): with it or without, one value.
+        if let type = PropertyTable.defaultType(name.uppercased()) {
+            parameters.removeAll { $0.uppercased() == "VALUE=" + type.rawValue }
+        }
         return ([name] + parameters.sorted()).joined(separator: ";") + ":" + value
     }
 

@@ -26,6 +26,9 @@ final class CalDAVPullReader: CalendarReader {
     private var zonesSent: Set<String> = []
     /// Resources read so far (for reports and progress).
     private(set) var resourcesRead = 0
+    /// Each collection opened so far with the resources fetched from it, for the report's
+    /// `calDAV` section (a pull into files is always a full one).
+    private(set) var calendarsRead: [ConversionReport.ServerCalendar] = []
 
     init(location: String, options: CalDAVOptions, readOptions: ReadOptions, log: DiagnosticLog) throws {
         self.location = location
@@ -70,11 +73,13 @@ final class CalDAVPullReader: CalendarReader {
             if let collection = open {
                 if batchIndex < batches.count {
                     inner = try reader(for: batchIndex, collection: collection)
+                    calendarsRead[calendarsRead.count - 1].pulled += batches[batchIndex].count
                     batchIndex += 1
                     continue
                 }
                 open = nil
-                let trailing = collection.syncToken.map { [Property(name: CalDAVProperty.syncToken, value: .unknown(type: nil, literal: $0))] } ?? []
+                let trailing =
+                    collection.syncToken.map { [Property(name: CalDAVProperty.syncToken, value: .unknown(type: nil, literal: $0))] } ?? []
                 return .endCalendar(trailingProperties: trailing)
             }
             guard let calendars, calendarIndex < calendars.count else { return nil }
@@ -88,6 +93,9 @@ final class CalDAVPullReader: CalendarReader {
             fetches = [:]
             zonesSent = []
             open = collection
+            var counts = ConversionReport.ServerCalendar(url: collection.url.redacted, title: collection.displayName)
+            counts.syncMethod = "full"
+            calendarsRead.append(counts)
             return .beginCalendar(Self.calendar(collection))
         }
     }
@@ -98,7 +106,9 @@ final class CalDAVPullReader: CalendarReader {
             let client = self.client, urls = batches[ahead], collectionURL = collection.url
             fetches[ahead] = Fetch { try client.multigetBody(collection: collectionURL, urls) }
         }
-        guard let fetch = fetches.removeValue(forKey: index) else { throw CalendarError(.io, file: location.redactedLocation, "lost a batch") }
+        guard let fetch = fetches.removeValue(forKey: index) else {
+            throw CalendarError(.io, file: location.redactedLocation, "lost a batch")
+        }
         let body = try fetch.value()
         var o = readOptions
         o.sourceName = collection.url.redacted

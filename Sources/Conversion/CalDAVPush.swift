@@ -22,6 +22,7 @@ final class CalDAVPush {
     private let client: CalDAVClient
     private var report: ConversionReport
     private var summary = ConversionSummary()
+    private let started = Date()
     private var journal: CalDAVJournal?
 
     private var discovery = CalDAVDiscovery()
@@ -69,7 +70,8 @@ final class CalDAVPush {
         target = try CalDAVOptions.url(request.output ?? "")
         client = options.makeClient(for: target, log: log)
         report = ConversionReport(dryRun: request.dryRun, outputFormat: "caldav-server")
-        report.calDAV = ConversionReport.Server()
+        report.calDAV = ConversionReport.Server(direction: "push", servers: [target.redacted])
+        report.run = ConversionReport.Run(arguments: request.commandLine, start: started)
     }
 
     /// The report as far as the run got.
@@ -78,6 +80,7 @@ final class CalDAVPush {
         let counts = client.requestCounts
         r.calDAV?.requests = counts.byMethod
         r.calDAV?.retries = counts.retries
+        r.run?.durationSeconds = Date().timeIntervalSince(started)
         r.collect(log.diagnostics)
         return r
     }
@@ -105,7 +108,8 @@ final class CalDAVPush {
             throw CalendarError(.usage, file: target.redacted, "neither a calendar nor a calendar home")
         }
         journal = try CalDAVJournal(
-            path: CalDAVJournal.defaultPath(options: options, target: request.output ?? "", inputs: request.inputs), writable: !request.dryRun)
+            path: CalDAVJournal.defaultPath(options: options, target: request.output ?? "", inputs: request.inputs),
+            writable: !request.dryRun)
         componentCounts = try countComponents(expansion.inputs)
         report.inputs = expansion.inputs.map { ConversionReport.Input(file: $0.name, status: "converted", error: nil) }
         for input in expansion.inputs {
@@ -163,6 +167,13 @@ final class CalDAVPush {
         return counts
     }
 
+    /// A UID for an event or to-do that has none: a hash of its content (DTSTAMP aside), so
+    /// the same item gets the same UID on every run. Nil for other components.
+    static func contentUID(_ entry: CalendarEntry) -> String? {
+        guard entry.item != nil, let fingerprint = try? ICSText.fingerprint([entry]) else { return nil }
+        return "calport-\(fingerprint)@calport.invalid"
+    }
+
     static func uid(_ entry: CalendarEntry) -> String? {
         if let uid = entry.item?.uid { return uid }
         if case .other(let c) = entry, case .text(let t)? = c.property("UID")?.value { return t.first }
@@ -180,16 +191,33 @@ final class CalDAVPush {
             let o = OpenCalendar(header: calendar, title: title)
             o.skipReason = skipReason(calendar)
             open = o
-        case .entry(let entry, let line):
+            if o.skipReason == nil {
+                // The report's calendars and totals: what was read for the server, under the title pushed to.
+                var named = calendar
+                named.title = title
+                report.count(.beginCalendar(named), output: target.redacted)
+            }
+        case .entry(var entry, let line):
             if open == nil { try handle(.beginCalendar(CalendarModel.Calendar()), input: input) }
             guard let o = open else { return }
+            if o.skipReason == nil { report.count(element, output: target.redacted) }
             if case .timeZone(let zone) = entry {
                 if let id = CalDAVPullReader.zoneID(zone) { o.zones[id] = zone }
                 return
             }
             let place = "\(input.name):\(line)"
+            if Self.uid(entry) == nil, let derived = Self.contentUID(entry) {
+                // A resource is named by its UID (RFC 4791 §4.1); an EWS CreateItem request, for
+                // one, has none. One made from the content names the item the same on every run.
+                entry.modifyItem { $0.uid = derived }
+                log.warning(
+                    file: input.name, line: line,
+                    "the item has no UID; it is pushed as UID \(derived), made from its content (a rerun finds it; an edited copy would be a new item)"
+                )
+            }
             guard let uid = Self.uid(entry) else {
-                try record(o, .failed, uid: "(none)", href: nil, place: place, reason: "the item has no UID, so it cannot be named on the server")
+                try record(
+                    o, .failed, uid: "(none)", href: nil, place: place, reason: "the item has no UID, so it cannot be named on the server")
                 return
             }
             if componentCounts == nil, let last = o.lastUID, last != uid, let group = o.groups.removeValue(forKey: last) {
@@ -267,7 +295,8 @@ final class CalDAVPush {
         for _ in 0..<workers { finished.wait() }
         let (outcomes, fatal) = work.results
         for (group, outcome) in outcomes {
-            try record(o, outcome.kind, uid: group.uid, href: outcome.href, place: group.place, reason: outcome.reason)
+            try record(
+                o, outcome.kind, uid: group.uid, href: outcome.href, place: group.place, reason: outcome.reason, winner: outcome.winner)
         }
         if let fatal { throw fatal }
     }
@@ -286,7 +315,8 @@ final class CalDAVPush {
     private func collection(for o: OpenCalendar) throws -> CalDAVCollection {
         if let fixed = discovery.collection {
             if fixed.isReadOnly && !request.force {
-                throw CalendarError(.cannotCreateOutput, file: fixed.url.redacted, "the calendar is read-only for this user (--force to try anyway)")
+                throw CalendarError(
+                    .cannotCreateOutput, file: fixed.url.redacted, "the calendar is read-only for this user (--force to try anyway)")
             }
             return fixed
         }
@@ -296,7 +326,9 @@ final class CalDAVPush {
             }
             return existing
         }
-        guard let home = discovery.homes.first else { throw CalendarError(.usage, file: target.redacted, "no calendar home to create '\(o.title)' in") }
+        guard let home = discovery.homes.first else {
+            throw CalendarError(.usage, file: target.redacted, "no calendar home to create '\(o.title)' in")
+        }
         let base = FileNames.slug(o.title, fallback: "calendar")
         var name = base
         var n = 1
@@ -318,7 +350,8 @@ final class CalDAVPush {
                 header.version = "2.0"
                 zoneText = String(decoding: try ICSText.serialize([.timeZone(zone)], header: header), as: UTF8.self)
             }
-            try client.makeCalendar(at: url, displayName: o.title, color: o.header.color, description: o.header.description, timeZone: zoneText)
+            try client.makeCalendar(
+                at: url, displayName: o.title, color: o.header.color, description: o.header.description, timeZone: zoneText)
         } else {
             summary.plan.append("create calendar '\(o.title)' at \(url.redacted)")
         }
@@ -411,15 +444,19 @@ final class CalDAVPush {
 
     struct Outcome {
         enum Kind: String { case created, updated, unchanged, skipped, failed }
+        /// Which side's version a decided conflict leaves on the server.
+        enum Winner: String { case server, local }
         var kind: Kind
         var href: String?
         var reason: String
+        var winner: Winner?
     }
 
     /// Writes one group: created, updated, left alone or refused, deciding again on 412/409.
     private func push(_ original: CalDAVItemGroup, into o: OpenCalendar) throws -> Outcome {
         var group = original
         group.prepareForPush(sendInvitations: options.sendInvitations)
+        if let problem = group.dropIdenticalCopies() { return Outcome(kind: .failed, href: nil, reason: problem) }
         let fingerprint = group.fingerprint
         let collection = o.collection!
         let key = collection.url.path
@@ -438,49 +475,70 @@ final class CalDAVPush {
                 let ours = group.rank, theirs = existing.rank
                 switch options.onConflict {
                 case .skip:
-                    return Outcome(kind: .skipped, href: href, reason: "the server's copy differs; --on-conflict skip keeps it")
+                    return Outcome(
+                        kind: .skipped, href: href, reason: "the server's copy differs; --on-conflict skip keeps it", winner: .server)
                 case .newer:
-                    let oursNewer = ours.sequence != theirs.sequence
+                    let oursNewer =
+                        ours.sequence != theirs.sequence
                         ? ours.sequence > theirs.sequence : (ours.lastModified ?? Int.min) > (theirs.lastModified ?? Int.min)
                     if !oursNewer {
-                        let why = ours.sequence < theirs.sequence
+                        let why =
+                            ours.sequence < theirs.sequence
                             ? "the server's copy is newer (SEQUENCE \(theirs.sequence) > \(ours.sequence))"
                             : ours.sequence == theirs.sequence && ours.lastModified == theirs.lastModified
                                 ? "as new as the server's copy (same SEQUENCE and LAST-MODIFIED) but different; the server's is kept"
                                 : "the server's copy is newer (same SEQUENCE \(ours.sequence), later LAST-MODIFIED)"
-                        return Outcome(kind: .skipped, href: href, reason: why)
+                        return Outcome(kind: .skipped, href: href, reason: why, winner: .server)
                     }
                 case .overwrite:
                     break
                 }
-                let reason = options.onConflict == .overwrite
-                    ? "replaced (--on-conflict overwrite)" : "newer than the server's copy (SEQUENCE \(ours.sequence) vs \(theirs.sequence))"
-                if request.dryRun { return Outcome(kind: .updated, href: href, reason: reason) }
-                switch try client.put(existing.url, calendarData: data, ifMatch: existing.etag ?? "*") {
-                case .stored(let etag, _):
+                let reason =
+                    options.onConflict == .overwrite
+                    ? "replaced (--on-conflict overwrite)"
+                    : "newer than the server's copy (SEQUENCE \(ours.sequence) vs \(theirs.sequence))"
+                if request.dryRun { return Outcome(kind: .updated, href: href, reason: reason, winner: .local) }
+                switch try put(existing.url, data, ifMatch: existing.etag ?? "*") {
+                case .failure(let refusal):
+                    return Outcome(kind: .failed, href: href, reason: refusal.message)
+                case .success(.stored(let etag, _)):
                     try learn(o, group.uid, url: existing.url, etag: etag, fingerprint: fingerprint, rank: ours)
-                    return Outcome(kind: .updated, href: href, reason: reason)
-                case .preconditionFailed, .conflict:
+                    return Outcome(kind: .updated, href: href, reason: reason, winner: .local)
+                case .success(.preconditionFailed), .success(.conflict):
                     // Changed on the server since it was read: read it again and decide again.
                     try reread(o, group.uid, url: existing.url)
                 }
             } else {
                 let url = collection.url.appendingPathComponent(Self.resourceName(group.uid))
                 if request.dryRun { return Outcome(kind: .created, href: url.path, reason: "not on the server") }
-                switch try client.put(url, calendarData: data, ifMatch: nil) {
-                case .stored(let etag, _):
+                switch try put(url, data, ifMatch: nil) {
+                case .failure(let refusal):
+                    return Outcome(kind: .failed, href: url.path, reason: refusal.message)
+                case .success(.stored(let etag, _)):
                     try learn(o, group.uid, url: url, etag: etag, fingerprint: fingerprint, rank: group.rank)
                     return Outcome(kind: .created, href: url.path, reason: "not on the server")
-                case .preconditionFailed(let uidConflict) where !uidConflict:
+                case .success(.preconditionFailed(let uidConflict)) where !uidConflict:
                     // The name is taken (an earlier attempt that timed out after storing, or a racer).
                     try reread(o, group.uid, url: url)
-                case .preconditionFailed, .conflict:
+                case .success(.preconditionFailed), .success(.conflict):
                     // The UID is stored under another name (Radicale 409, Xandikos 412 no-uid-conflict).
                     try findByUID(o, group.uid, collection: collection)
                 }
             }
         }
         return Outcome(kind: .failed, href: nil, reason: "the server's copy kept changing while it was written (4 attempts)")
+    }
+
+    /// A conditional PUT whose refusal (a 4xx other than 412 and 409, which the caller decides
+    /// again on) fails this item only: the server judged this resource (Radicale answers 400 to
+    /// a component it cannot store), so the other items still go, and the run ends with exit 65.
+    /// Authentication, retries run out and unreachable servers still stop the run.
+    private func put(_ url: URL, _ data: [UInt8], ifMatch: String?) throws -> Result<CalDAVPutOutcome, CalDAVError> {
+        do {
+            return .success(try client.put(url, calendarData: data, ifMatch: ifMatch))
+        } catch let error as CalDAVError where error.kind == .protocolError && (400..<500).contains(error.status ?? 0) {
+            return .failure(error)
+        }
     }
 
     private let indexLock = NSLock()
@@ -498,7 +556,9 @@ final class CalDAVPush {
     }
 
     /// Notes a stored version; a server that sent no ETag is asked for it (If-Match needs it).
-    private func learn(_ o: OpenCalendar, _ uid: String, url: URL, etag: String?, fingerprint: String, rank: (sequence: Int, lastModified: Int?)) throws {
+    private func learn(
+        _ o: OpenCalendar, _ uid: String, url: URL, etag: String?, fingerprint: String, rank: (sequence: Int, lastModified: Int?)
+    ) throws {
         var etag = etag
         if etag == nil { etag = try client.get(url)?.etag }
         setServerCopy(o, uid, ServerCopy(url: url, etag: etag, fingerprint: fingerprint, rank: rank))
@@ -521,7 +581,8 @@ final class CalDAVPush {
     private func findByUID(_ o: OpenCalendar, _ uid: String, collection: CalDAVCollection) throws {
         let found = try client.calendarQuery(collection: collection.url, uid: uid).compactMap(Self.serverCopy).first { $0.uid == uid }
         guard let found else {
-            throw CalDAVError(.protocolError, url: collection.url.redacted, "the server refuses UID \(uid) as already stored, but no resource holds it")
+            throw CalDAVError(
+                .protocolError, url: collection.url.redacted, "the server refuses UID \(uid) as already stored, but no resource holds it")
         }
         setServerCopy(o, uid, found.copy)
     }
@@ -529,7 +590,9 @@ final class CalDAVPush {
     /// A resource name from the UID: the UID itself when it is safe in a URL and a file name,
     /// else its hash (same UID, same name, so reruns find it).
     static func resourceName(_ uid: String) -> String {
-        let safe = uid.unicodeScalars.allSatisfy { ($0.isASCII && (CharacterSet.alphanumerics.contains($0))) || "-_.@".unicodeScalars.contains($0) }
+        let safe = uid.unicodeScalars.allSatisfy {
+            ($0.isASCII && (CharacterSet.alphanumerics.contains($0))) || "-_.@".unicodeScalars.contains($0)
+        }
         if safe && !uid.isEmpty && uid.utf8.count <= 100 && !uid.hasPrefix(".") { return uid + ".ics" }
         return "calport-" + ICSText.stableHash(uid) + ".ics"
     }
@@ -551,7 +614,9 @@ final class CalDAVPush {
         return report.calDAV!.calendars.count - 1
     }
 
-    private func record(_ o: OpenCalendar, _ kind: Outcome.Kind, uid: String, href: String?, place: String, reason: String) throws {
+    private func record(
+        _ o: OpenCalendar, _ kind: Outcome.Kind, uid: String, href: String?, place: String, reason: String, winner: Outcome.Winner? = nil
+    ) throws {
         if o.reportIndex == nil { o.reportIndex = reportCalendar(url: o.collection?.url.redacted ?? "(not pushed)", title: o.title) }
         let i = o.reportIndex!
         var c = report.calDAV!.calendars[i]
@@ -563,8 +628,14 @@ final class CalDAVPush {
         case .skipped: c.skipped += 1
         case .failed: c.failed += 1
         }
+        switch winner {
+        case .server?: c.serverWon += 1
+        case .local?: c.localWon += 1
+        case nil: break
+        }
         if kind != .unchanged && c.examples.filter({ $0.outcome == outcome }).count < 20 {
-            c.examples.append(ConversionReport.ServerItem(outcome: outcome, uid: uid, href: href, place: place, reason: reason))
+            c.examples.append(
+                ConversionReport.ServerItem(outcome: outcome, uid: uid, href: href, place: place, winner: winner?.rawValue, reason: reason))
         }
         report.calDAV!.calendars[i] = c
         if request.dryRun && kind != .unchanged {
@@ -591,7 +662,9 @@ final class CalDAVPush {
                     if let copy = Self.serverCopy(resource), let uid = copy.uid {
                         if found[uid] != nil {
                             differences += 1
-                            log.report(Diagnostic(severity: .error, file: collectionURL.redacted, message: "verify: UID \(uid) is on the server twice"))
+                            log.report(
+                                Diagnostic(
+                                    severity: .error, file: collectionURL.redacted, message: "verify: UID \(uid) is on the server twice"))
                         }
                         found[uid] = copy.copy.fingerprint
                     }
@@ -600,7 +673,8 @@ final class CalDAVPush {
             for (uid, fingerprint) in expected.sorted(by: { $0.key < $1.key }) {
                 guard let got = found[uid] else {
                     differences += 1
-                    log.report(Diagnostic(severity: .error, file: collectionURL.redacted, message: "verify: UID \(uid) is not on the server"))
+                    log.report(
+                        Diagnostic(severity: .error, file: collectionURL.redacted, message: "verify: UID \(uid) is not on the server"))
                     continue
                 }
                 if got != fingerprint {
@@ -608,7 +682,9 @@ final class CalDAVPush {
                     let skipped = report.calDAV!.calendars.contains { $0.examples.contains { $0.uid == uid && $0.outcome == "skipped" } }
                     if skipped { continue }
                     differences += 1
-                    log.report(Diagnostic(severity: .error, file: collectionURL.redacted, message: "verify: UID \(uid) differs from what was pushed"))
+                    log.report(
+                        Diagnostic(
+                            severity: .error, file: collectionURL.redacted, message: "verify: UID \(uid) differs from what was pushed"))
                 }
             }
         }

@@ -13,6 +13,7 @@ final class CalDAVVdirSync {
     private let log: DiagnosticLog
     private var report: ConversionReport
     private var summary = ConversionSummary()
+    private let started = Date()
 
     /// What `--state` keeps between runs.
     struct State: Codable {
@@ -37,7 +38,8 @@ final class CalDAVVdirSync {
         self.options = request.calDAV
         self.log = log
         report = ConversionReport(dryRun: request.dryRun, outputFormat: "ics")
-        report.calDAV = ConversionReport.Server()
+        report.calDAV = ConversionReport.Server(direction: "pull", servers: request.inputs)
+        report.run = ConversionReport.Run(arguments: request.commandLine, start: started)
     }
 
     func run() throws -> ConversionSummary {
@@ -77,11 +79,17 @@ final class CalDAVVdirSync {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             try Self.writeAtomically(Array(try encoder.encode(state)), to: path)
         }
-        report.collect(log.diagnostics)
-        summary.report = report
+        summary.report = currentReport
         summary.warnings = log.warningCount
-        if let path = request.reportPath { try report.write(to: path) }
         return summary
+    }
+
+    /// The report as far as the run got (`Converter` writes it, also when the run fails).
+    var currentReport: ConversionReport {
+        var r = report
+        r.run?.durationSeconds = Date().timeIntervalSince(started)
+        r.collect(log.diagnostics)
+        return r
     }
 
     private func sync(_ collection: CalDAVCollection, client: CalDAVClient, directory: String, state: inout State) throws {
@@ -92,7 +100,9 @@ final class CalDAVVdirSync {
         var changed: [URL] = []
         var removed: [String] = []
         var token = collection.syncToken
-        if let previous = known.syncToken, state.collections[key] != nil, let changes = try client.changes(in: collection.url, since: previous) {
+        if let previous = known.syncToken, state.collections[key] != nil,
+            let changes = try client.changes(in: collection.url, since: previous)
+        {
             counts.syncMethod = "sync-collection"
             changed = changes.changed.map(\.url)
             removed = changes.removed.map(\.path)
@@ -111,7 +121,9 @@ final class CalDAVVdirSync {
         }
         var used = Set(known.items.values.map(\.file))
         var fetches: [Fetch] = []
-        let batches = stride(from: 0, to: changed.count, by: options.multigetBatch).map { Array(changed[$0..<min($0 + options.multigetBatch, changed.count)]) }
+        let batches = stride(from: 0, to: changed.count, by: options.multigetBatch).map {
+            Array(changed[$0..<min($0 + options.multigetBatch, changed.count)])
+        }
         var b = 0
         while b < batches.count || !fetches.isEmpty {
             while fetches.count < max(1, options.connections), b < batches.count {
@@ -124,10 +136,17 @@ final class CalDAVVdirSync {
             for resource in multistatus {
                 guard let data = resource.calendarData else { continue }
                 let path = resource.url.path
+                let isNew = known.items[path] == nil
                 let file = known.items[path]?.file ?? Self.fileName(for: path, used: &used)
                 if !request.dryRun { try Self.writeAtomically(Self.crlf(data), to: folder + "/" + file) }
                 known.items[path] = Item(etag: resource.etag, file: file)
                 counts.pulled += 1
+                if counts.examples.filter({ $0.outcome == "pulled" }).count < 20 {
+                    let reason = counts.syncMethod == "full" ? "new in the vdir" : isNew ? "new on the server" : "changed on the server"
+                    counts.examples.append(
+                        ConversionReport.ServerItem(
+                            outcome: "pulled", uid: Self.uid(in: data), href: path, place: folder + "/" + file, reason: reason))
+                }
                 summary.events += 1
             }
         }
@@ -135,15 +154,38 @@ final class CalDAVVdirSync {
             guard let item = known.items.removeValue(forKey: path) else { continue }
             if !request.dryRun { unlink(folder + "/" + item.file) }
             counts.deleted += 1
-            if counts.examples.count < 20 {
-                counts.examples.append(ConversionReport.ServerItem(outcome: "deleted", uid: "", href: path, place: folder + "/" + item.file, reason: "removed on the server"))
+            if counts.examples.filter({ $0.outcome == "deleted" }).count < 20 {
+                counts.examples.append(
+                    ConversionReport.ServerItem(
+                        outcome: "deleted", uid: "", href: path, place: folder + "/" + item.file, reason: "removed on the server"))
             }
         }
         known.syncToken = token
         state.collections[key] = known
         summary.calendars += 1
         report.calDAV?.calendars.append(counts)
-        report.outputs.append(ConversionReport.Output(path: folder, calendars: [ConversionReport.CalendarCounts(title: collection.displayName)]))
+        report.outputs.append(
+            ConversionReport.Output(
+                path: folder,
+                calendars: [
+                    ConversionReport.CalendarCounts(
+                        title: collection.displayName, kind: collection.isSubscription ? "subscription" : "calDAV",
+                        readOnly: collection.isReadOnly)
+                ]))
+        report.totals.calendars += 1
+    }
+
+    /// The value of a resource's first UID line, unfolded (RFC 5545 §3.1), or "" (for a
+    /// report's example; the resource itself is written as the server sent it).
+    static func uid(in text: String) -> String {
+        let lines = text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline)
+        guard let first = lines.firstIndex(where: { $0.hasPrefix("UID:") }) else { return "" }
+        var value = String(lines[first].dropFirst(4))
+        for line in lines[(first + 1)...] {
+            guard line.first == " " || line.first == "\t" else { break }
+            value += line.dropFirst()
+        }
+        return value
     }
 
     private func uniqueFolder(_ collection: CalDAVCollection, directory: String, state: State) -> String {

@@ -121,56 +121,6 @@ public struct ConversionReport: Codable, Sendable, Equatable {
 
     /// The command, when and how long, and which calport.
     public var run: Run?
-    /// What happened on one server calendar: a push's outcomes per item, a pull's changes.
-    public struct ServerCalendar: Codable, Sendable, Equatable {
-        /// The collection's URL (never with credentials).
-        public var url: String
-        /// Its display name.
-        public var title: String?
-        /// Items (one resource per UID) created on the server.
-        public var created = 0
-        /// Items replaced with a newer version.
-        public var updated = 0
-        /// Items the server already held, equal item by item (nothing sent).
-        public var unchanged = 0
-        /// Items left alone because of a conflict (`--on-conflict`) or the calendar's kind.
-        public var skipped = 0
-        /// Items that could not be written.
-        public var failed = 0
-        /// Pull: resources fetched.
-        public var pulled = 0
-        /// Pull: resources removed from the output because the server no longer has them.
-        public var deleted = 0
-        /// Pull: how changes were found: "full", "sync-collection" or "etag".
-        public var syncMethod: String?
-        /// The first 20 places of each outcome but `unchanged`, with the reason.
-        public var examples: [ServerItem] = []
-    }
-
-    /// One item's outcome on a server.
-    public struct ServerItem: Codable, Sendable, Equatable {
-        /// created, updated, skipped, failed, would-create, would-update, deleted.
-        public var outcome: String
-        /// The item's UID.
-        public var uid: String
-        /// The resource's path on the server.
-        public var href: String?
-        /// Where the item was read (`file:line`).
-        public var place: String?
-        /// Why.
-        public var reason: String
-    }
-
-    /// What talking to CalDAV servers took.
-    public struct Server: Codable, Sendable, Equatable {
-        /// Every server calendar written or read.
-        public var calendars: [ServerCalendar] = []
-        /// HTTP requests by method, retries included.
-        public var requests: [String: Int] = [:]
-        /// Requests retried (429, 5xx, timeouts, dropped connections).
-        public var retries = 0
-    }
-
     /// Whether this was a dry run (nothing written).
     public var dryRun: Bool
     /// The output format's id.
@@ -189,9 +139,9 @@ public struct ConversionReport: Codable, Sendable, Equatable {
     public var losses: [Loss] = []
     /// What merging did, when merging.
     public var merge: Merge?
-    /// What a push to a CalDAV server did, when pushing (ConversionReport+Push.swift).
-    public var push: Push?
-    /// Live CalDAV: per server calendar, what was created, updated, unchanged, skipped, failed.
+    /// Live CalDAV (ConversionReport+CalDAV.swift): per server calendar, what a push created,
+    /// updated, left unchanged, skipped (and which side won each conflict) or failed, or what a
+    /// pull fetched and deleted.
     public var calDAV: Server?
 
     /// An empty report for a run.
@@ -269,7 +219,8 @@ public struct ConversionReport: Codable, Sendable, Equatable {
                 }
                 losses[i].places += places.prefix(max(0, 20 - losses[i].places.count))
             } else {
-                warnings.append(Message(file: d.file, line: d.line, location: d.location, severity: d.severity.rawValue, message: d.message))
+                warnings.append(
+                    Message(file: d.file, line: d.line, location: d.location, severity: d.severity.rawValue, message: d.message))
             }
         }
     }

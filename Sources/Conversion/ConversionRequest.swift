@@ -24,8 +24,9 @@ public struct ConversionRequest: Sendable {
     public var dryRun: Bool
     /// How many inputs are read at the same time (1 = one after another).
     public var jobs: Int
-    /// Where to write the report (`--report FILE`), if anywhere.
-    public var reportPath: String?
+    /// Where to write the report (`--report FILE`, once per file: a JSON and an HTML report of
+    /// the same run), if anywhere.
+    public var reportPaths: [String]
     /// The report's format when the path's extension does not say (`--report-format`).
     public var reportFormat: ReportFormat?
     /// The command line as typed, for the report (secrets are masked there).
@@ -57,12 +58,14 @@ public struct ConversionRequest: Sendable {
     /// How CalDAV URLs among the inputs or as the output are talked to.
     public var calDAV = CalDAVOptions()
 
-    public init(inputs: [String], output: String? = nil, inputFormat: String? = nil, outputFormat: String? = nil,
-                strict: Bool = false, formatSettings: [String: String] = [:], outputLayout: OutputLayout = .file,
-                merge: Bool = false, dryRun: Bool = false, jobs: Int = ConversionRequest.defaultJobs,
-                reportPath: String? = nil, showsProgress: Bool = false, timeZones: TimeZoneOptions? = nil,
-                vocabularyOverrides: VocabularyOverrides = .none, birthdays: BirthdayHandling = .keep,
-                leapDay: LeapDayRule? = nil, subscriptions: SubscriptionHandling = .keep, force: Bool = false) {
+    public init(
+        inputs: [String], output: String? = nil, inputFormat: String? = nil, outputFormat: String? = nil,
+        strict: Bool = false, formatSettings: [String: String] = [:], outputLayout: OutputLayout = .file,
+        merge: Bool = false, dryRun: Bool = false, jobs: Int = ConversionRequest.defaultJobs,
+        reportPaths: [String] = [], showsProgress: Bool = false, timeZones: TimeZoneOptions? = nil,
+        vocabularyOverrides: VocabularyOverrides = .none, birthdays: BirthdayHandling = .keep,
+        leapDay: LeapDayRule? = nil, subscriptions: SubscriptionHandling = .keep, force: Bool = false
+    ) {
         self.inputs = inputs
         self.output = output
         self.inputFormat = inputFormat
@@ -73,7 +76,7 @@ public struct ConversionRequest: Sendable {
         self.merge = merge
         self.dryRun = dryRun
         self.jobs = max(1, jobs)
-        self.reportPath = reportPath
+        self.reportPaths = reportPaths
         self.showsProgress = showsProgress
         self.timeZones = timeZones
         self.vocabularyOverrides = vocabularyOverrides

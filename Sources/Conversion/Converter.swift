@@ -24,27 +24,31 @@ public struct Converter: Sendable {
             return try reporting(request, push.run) { push.currentReport }
         }
         if request.outputLayout == .vdir, request.inputs.contains(where: CalDAVOptions.isURL) {
-            return try CalDAVVdirSync(request: request, log: log).run()
+            let sync = CalDAVVdirSync(request: request, log: log)
+            return try reporting(request, sync.run) { sync.currentReport }
         }
         try ReadOnlyTarget(converter: self).check(request)
         let batch = try BatchRun(converter: self, request: request, log: log)
         return try reporting(request, batch.run) { batch.summaryReport }
     }
 
-    /// Runs `body` and writes `--report`: the summary's report, or, when the run fails, the
-    /// report as far as it got.
+    /// Runs `body` and writes each `--report` file: the summary's report, or, when the run
+    /// fails, the report as far as it got.
     private func reporting(
         _ request: ConversionRequest, _ body: () throws -> ConversionSummary, partial: () -> ConversionReport
     ) throws -> ConversionSummary {
-        let reportFormat = try request.reportPath.map { try ReportFormat.resolve(path: $0, explicit: request.reportFormat) }
+        let reports = try request.reportPaths.map { ($0, try ReportFormat.resolve(path: $0, explicit: request.reportFormat)) }
         do {
             let summary = try body()
-            if let path = request.reportPath, let reportFormat, let report = summary.report {
-                try report.write(to: path, format: reportFormat)
+            if let report = summary.report {
+                for (path, format) in reports { try report.write(to: path, format: format) }
             }
             return summary
         } catch {
-            if let path = request.reportPath, let reportFormat { try? partial().write(to: path, format: reportFormat) }
+            if !reports.isEmpty {
+                let report = partial()
+                for (path, format) in reports { try? report.write(to: path, format: format) }
+            }
             throw error
         }
     }

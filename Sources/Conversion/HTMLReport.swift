@@ -1,6 +1,6 @@
 /// The report as one HTML page a person opens after a migration: the run, the totals, each
 /// calendar with a timeline of its events per month, what was lost, the warnings, what merging
-/// chose and what a push did.
+/// chose and what a push to (or pull from) a CalDAV server did.
 ///
 /// The page stands alone: its style is inline, the timeline is inline SVG, there is no script,
 /// font, image or link outside it, so it opens from a file, offline, and prints. Long lists
@@ -8,7 +8,8 @@
 /// archive gives a page of a few hundred kilobytes; the JSON report has the rest.
 ///
 /// Every figure a program may check carries `data-figure="…"` (the totals, each calendar's
-/// counts under `data-cal`, losses under `data-loss`, merge and push figures), and each
+/// counts under `data-cal`, losses under `data-loss`, merge figures, each server calendar's
+/// push or pull figures under `data-caldav`), and each
 /// timeline mark its month and calendar in `data-month`, `data-calendar` and a `<title>`.
 public struct HTMLReport {
     /// How many warnings are listed one by one; the rest are counted.
@@ -17,7 +18,8 @@ public struct HTMLReport {
     static let warningFilesShown = 20
     /// How many calendars the calendar table lists; the rest are summed in one row.
     static let calendarsShown = 200
-    /// How many merge conflicts, superseded versions, failed inputs and push items are listed.
+    /// How many merge conflicts, superseded versions, failed inputs and server items (per
+    /// outcome) are listed.
     static let choicesShown = 50
     /// How many places of each loss are listed (the JSON report keeps 20).
     static let lossPlacesShown = 5
@@ -69,7 +71,7 @@ public struct HTMLReport {
         html += losses()
         html += warnings()
         if let merge = report.merge { html += self.merge(merge) }
-        if let push = report.push { html += self.push(push) }
+        if let server = report.calDAV { html += calDAV(server) }
         html += inputs()
         html += "</main>\n<footer><p>Written by calport \(HTMLText.escape(report.run?.calportVersion ?? CalPortVersion.current)). "
         html +=
@@ -90,6 +92,11 @@ public struct HTMLReport {
                 "<span class=\"badge bad\">\(HTMLText.number(failed)) of \(HTMLText.count(report.inputs.count, "input")) failed</span>")
         } else if !report.inputs.isEmpty {
             status.append("<span class=\"badge good\">all \(HTMLText.count(report.inputs.count, "input")) converted</span>")
+        }
+        if let server = report.calDAV, server.direction == "push" {
+            let failed = server.calendars.reduce(0) { $0 + $1.failed }, skipped = server.calendars.reduce(0) { $0 + $1.skipped }
+            if failed > 0 { status.append("<span class=\"badge bad\">\(HTMLText.count(failed, "item")) not written to the server</span>") }
+            if skipped > 0 { status.append("<span class=\"badge warn\">\(HTMLText.count(skipped, "item")) skipped on the server</span>") }
         }
         let lost = report.losses.reduce(0) { $0 + $1.count }
         status.append(
@@ -305,64 +312,89 @@ public struct HTMLReport {
         return html
     }
 
-    private func push(_ push: ConversionReport.Push) -> String {
-        var html = "<section id=\"push\" aria-labelledby=\"push-h\">\n<h2 id=\"push-h\">Push to the server</h2>\n"
-        html += "<p>Server: <code data-figure=\"push.server\">\(HTMLText.escape(push.server))</code></p>\n"
+    /// A push's or pull's outcome per server calendar, the requests it took, and the first
+    /// items of each outcome with their places.
+    private func calDAV(_ server: ConversionReport.Server) -> String {
+        let pull = server.direction == "pull"
+        var html = "<section id=\"caldav\" aria-labelledby=\"caldav-h\">\n"
+        html += "<h2 id=\"caldav-h\">\(pull ? "Pull from the CalDAV server" : "Push to the CalDAV server")</h2>\n"
+        let servers = server.servers.map { "<code>\(HTMLText.escape(SecretRedaction.text($0)))</code>" }.joined(separator: ", ")
+        html += "<p>\(server.servers.count > 1 ? "Servers" : "Server"): <span data-figure=\"calDAV.server\">\(servers)</span></p>\n"
+        if report.dryRun { html += "<p class=\"note\">A dry run: the figures say what would have been done; nothing was written.</p>\n" }
+        let keys: [(String, String, KeyPath<ConversionReport.ServerCalendar, Int>)] =
+            pull
+            ? [("pulled", "Pulled", \.pulled), ("deleted", "Deleted", \.deleted)]
+            : [
+                ("created", "Created", \.created), ("updated", "Updated", \.updated), ("unchanged", "Unchanged", \.unchanged),
+                ("skipped", "Skipped", \.skipped), ("serverWon", "Conflicts: server won", \.serverWon),
+                ("localWon", "Conflicts: local won", \.localWon), ("failed", "Failed", \.failed),
+            ]
         html +=
             "<table class=\"numbers\">\n<caption>Per calendar</caption>\n<thead><tr><th scope=\"col\">Calendar</th><th scope=\"col\">Collection</th>"
-        html +=
-            "<th scope=\"col\">Created</th><th scope=\"col\">Updated</th><th scope=\"col\">Unchanged</th><th scope=\"col\">Skipped (conflict)</th>"
-        html += "<th scope=\"col\">Server won</th><th scope=\"col\">Local won</th><th scope=\"col\">Failed</th></tr></thead>\n<tbody>\n"
-        let keys: [(String, KeyPath<ConversionReport.PushCalendar, Int>)] = [
-            ("created", \.created), ("updated", \.updated), ("unchanged", \.unchanged), ("skipped", \.skipped),
-            ("serverWon", \.serverWon), ("localWon", \.localWon), ("failed", \.failed),
-        ]
-        for (i, c) in push.calendars.enumerated() {
+        for (_, label, _) in keys { html += "<th scope=\"col\">\(label)</th>" }
+        html += pull ? "<th scope=\"col\">Sync method</th></tr></thead>\n<tbody>\n" : "</tr></thead>\n<tbody>\n"
+        for (i, c) in server.calendars.enumerated() {
             html +=
-                "<tr data-push=\"\(i)\"><th scope=\"row\">\(HTMLText.escape(c.title ?? "(untitled calendar)"))</th><td class=\"text\"><code>\(HTMLText.escape(c.collection))</code></td>"
-            for (key, path) in keys {
+                "<tr data-caldav=\"\(i)\"><th scope=\"row\" data-figure=\"title\">\(HTMLText.escape(c.title ?? "(untitled calendar)"))</th>"
+            html += "<td class=\"text\"><code>\(HTMLText.escape(SecretRedaction.text(c.url)))</code></td>"
+            for (key, _, path) in keys {
                 let value = c[keyPath: path]
                 let flag = value > 0 && (key == "failed" || key == "skipped") ? " class=\"\(key == "failed" ? "bad" : "warn")\"" : ""
                 html += "<td data-figure=\"\(key)\"\(flag)>\(HTMLText.number(value))</td>"
             }
+            if pull { html += "<td class=\"text\" data-figure=\"syncMethod\">\(HTMLText.escape(c.syncMethod ?? "—"))</td>" }
             html += "</tr>\n"
         }
         html += "</tbody>\n<tfoot><tr><th scope=\"row\" colspan=\"2\">All calendars</th>"
-        for (key, path) in keys {
-            html += "<td data-figure=\"push.\(key)\">\(HTMLText.number(push.calendars.reduce(0) { $0 + $1[keyPath: path] }))</td>"
+        for (key, _, path) in keys {
+            html += "<td data-figure=\"calDAV.\(key)\">\(HTMLText.number(server.calendars.reduce(0) { $0 + $1[keyPath: path] }))</td>"
         }
-        html += "</tr></tfoot>\n</table>\n"
-        let skipped = push.calendars.flatMap { c in c.skippedItems.map { (c.title, $0) } }
-        let failures = push.calendars.flatMap { c in c.failures.map { (c.title, $0) } }
-        html += pushItems(
-            skipped, caption: "Skipped because of a conflict", id: "push-skipped",
-            outcome: { item in
-                item.winner.map { "<span class=\"badge \($0 == "server" ? "warn" : "good")\">\(HTMLText.escape($0)) won</span>" } ?? ""
-            })
-        html += pushItems(
-            failures, caption: "Failed", id: "push-failed",
-            outcome: { item in
-                item.status.map { "<span class=\"badge bad\">HTTP \($0)</span>" } ?? "<span class=\"badge bad\">failed</span>"
-            })
+        html += pull ? "<td></td></tr></tfoot>\n</table>\n" : "</tr></tfoot>\n</table>\n"
+        if !pull {
+            html +=
+                "<p class=\"note\">A conflict is an item the server holds in another version: <code>--on-conflict</code> decided it (newer, skip or overwrite). The server's version winning leaves the item skipped, the local one winning updates it.</p>\n"
+        }
+        let requests = server.requests.sorted { $0.key < $1.key }.map { "\(HTMLText.escape($0.key)) \(HTMLText.number($0.value))" }
+        if !requests.isEmpty {
+            html +=
+                "<p>HTTP requests: \(requests.joined(separator: ", ")); <span data-figure=\"calDAV.retries\">\(HTMLText.number(server.retries))</span> retried.</p>\n"
+        }
+        // The first items of each outcome, most needing attention first.
+        let order = ["failed", "skipped", "updated", "would-update", "created", "would-create", "deleted", "pulled"]
+        let titles = [
+            "failed": "Failed", "skipped": "Skipped", "updated": "Updated", "would-update": "Would be updated", "created": "Created",
+            "would-create": "Would be created", "deleted": "Deleted (removed on the server)", "pulled": "Pulled",
+        ]
+        let totals: [String: KeyPath<ConversionReport.ServerCalendar, Int>] = [
+            "failed": \.failed, "skipped": \.skipped, "updated": \.updated, "would-update": \.updated, "created": \.created,
+            "would-create": \.created, "deleted": \.deleted, "pulled": \.pulled,
+        ]
+        for outcome in order {
+            let items = server.calendars.flatMap { c in c.examples.filter { $0.outcome == outcome }.map { (c.title, $0) } }
+            guard !items.isEmpty else { continue }
+            let total = totals[outcome].map { path in server.calendars.reduce(0) { $0 + $1[keyPath: path] } } ?? items.count
+            html += serverItems(items, caption: titles[outcome] ?? outcome, id: "caldav-\(outcome)", total: total)
+        }
         html += "</section>\n"
         return html
     }
 
-    private func pushItems(
-        _ items: [(String?, ConversionReport.PushItem)], caption: String, id: String,
-        outcome: (ConversionReport.PushItem) -> String
-    ) -> String {
-        guard !items.isEmpty else { return "" }
+    private func serverItems(_ items: [(String?, ConversionReport.ServerItem)], caption: String, id: String, total: Int) -> String {
         let shown = items.prefix(Self.choicesShown)
         var html =
-            "<table id=\"\(id)\" class=\"choices\">\n<caption>\(caption)\(items.count > shown.count ? " — the first \(HTMLText.number(shown.count))" : "")</caption>\n"
+            "<table id=\"\(id)\" class=\"choices\">\n<caption>\(caption)\(total > shown.count ? " — the first \(HTMLText.number(shown.count)) of \(HTMLText.number(total))" : "")</caption>\n"
         html +=
-            "<thead><tr><th scope=\"col\">UID</th><th scope=\"col\">Calendar</th><th scope=\"col\">Outcome</th><th scope=\"col\">Place</th><th scope=\"col\">What happened</th></tr></thead>\n<tbody>\n"
+            "<thead><tr><th scope=\"col\">UID</th><th scope=\"col\">Calendar</th><th scope=\"col\">Place</th><th scope=\"col\">Resource</th><th scope=\"col\">Why</th></tr></thead>\n<tbody>\n"
         for (title, item) in shown {
+            let winner =
+                item.winner.map {
+                    " <span class=\"badge \($0 == "server" ? "warn" : "good")\" data-winner=\"\(HTMLText.escape($0))\">\(HTMLText.escape($0)) won</span>"
+                }
+                ?? ""
             html +=
-                "<tr><th scope=\"row\"><code>\(HTMLText.escape(item.uid))</code></th><td>\(HTMLText.escape(title ?? "(untitled calendar)"))</td>"
-            html +=
-                "<td>\(outcome(item))</td><td><code>\(HTMLText.escape(item.place ?? ""))</code></td><td>\(HTMLText.escape(item.message))</td></tr>\n"
+                "<tr><th scope=\"row\"><code>\(HTMLText.escape(item.uid))</code>\(winner)</th><td>\(HTMLText.escape(title ?? "(untitled calendar)"))</td>"
+            html += "<td><code>\(HTMLText.escape(item.place ?? ""))</code></td><td><code>\(HTMLText.escape(item.href ?? ""))</code></td>"
+            html += "<td>\(HTMLText.escape(item.reason))</td></tr>\n"
         }
         html += "</tbody>\n</table>\n"
         return html

@@ -16,7 +16,10 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output file ('-' for standard output), or directory for --layout directory|vdir.")
     var output: String?
 
-    @Option(help: "Output layout: file (one file), directory (one file per calendar) or vdir (one .ics per item). Default: directory when -o names an existing directory or ends in '/', else file.")
+    @Option(
+        help:
+            "Output layout: file (one file), directory (one file per calendar) or vdir (one .ics per item). Default: directory when -o names an existing directory or ends in '/', else file."
+    )
     var layout: OutputLayout?
 
     @Flag(help: "Merge items with the same UID (and RECURRENCE-ID) from all inputs, keeping the newest by SEQUENCE, then LAST-MODIFIED.")
@@ -25,8 +28,11 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "Read everything and show what would be written; write nothing.")
     var dryRun = false
 
-    @Option(help: "Write a report: counts per calendar and type, warnings with their places, fields the target could not hold, merge choices. A .html path gets a page to open in a browser; .json (the default) the JSON.")
-    var report: String?
+    @Option(
+        help:
+            "Write a report: counts per calendar and type, warnings with their places, fields the target could not hold, merge choices, what a CalDAV push or pull did. A .html path gets a page to open in a browser; .json (the default) the JSON. Give it twice for both of the same run."
+    )
+    var report: [String] = []
 
     @Option(help: "The report's format where its path has no .json or .html extension: json or html.")
     var reportFormat: ReportFormat?
@@ -78,11 +84,13 @@ struct ConvertCommand: ParsableCommand {
             throw ValidationError("--layout directory needs -t FORMAT (the files' format)")
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        if let report {
-            do { _ = try ReportFormat.resolve(path: report, explicit: reportFormat) } catch let error as CalendarError {
+        for path in report {
+            do { _ = try ReportFormat.resolve(path: path, explicit: reportFormat) } catch let error as CalendarError {
                 throw ValidationError(error.diagnostic.message)
             }
-        } else if reportFormat != nil {
+        }
+        if Set(report).count < report.count { throw ValidationError("--report names the same file twice") }
+        if report.isEmpty && reportFormat != nil {
             throw ValidationError("--report-format needs --report FILE")
         }
     }
@@ -105,8 +113,10 @@ struct ConvertCommand: ParsableCommand {
         do {
             var request = ConversionRequest(
                 inputs: inputs, output: output, inputFormat: from, outputFormat: to ?? (layout == .vdir ? "ics" : nil),
-                strict: common.strict, formatSettings: csv.formatSettings.merging(ews.formatSettings) { csv, _ in csv }.merging(graph.formatSettings) { a, _ in a }, outputLayout: layout, merge: merge, dryRun: dryRun,
-                jobs: jobs ?? ConversionRequest.defaultJobs, reportPath: report, showsProgress: !noProgress && !common.quiet,
+                strict: common.strict,
+                formatSettings: csv.formatSettings.merging(ews.formatSettings) { csv, _ in csv }.merging(graph.formatSettings) { a, _ in a
+                }, outputLayout: layout, merge: merge, dryRun: dryRun,
+                jobs: jobs ?? ConversionRequest.defaultJobs, reportPaths: report, showsProgress: !noProgress && !common.quiet,
                 timeZones: timeZones.options,
                 vocabularyOverrides: try vocabulary.mapFile.map { try VocabularyMapFile.load(path: $0) } ?? .none,
                 birthdays: kinds.birthdays, leapDay: kinds.leapDay, subscriptions: kinds.subscriptions, force: kinds.force)

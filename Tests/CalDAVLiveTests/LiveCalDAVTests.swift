@@ -117,7 +117,8 @@ final class LiveCalDAVTests: XCTestCase {
 
     func pushTwoThousand(to url: String, environment: [String: String]) throws {
         let files = try LiveArchive.write(items: 2000, to: work.appendingPathComponent("archive")).map(\.path)
-        let first = try runner.calport(["convert"] + files + ["-o", url, "--verify", "--report", "first.json", "-q"], environment: environment)
+        let first = try runner.calport(
+            ["convert"] + files + ["-o", url, "--verify", "--report", "first.json", "-q"], environment: environment)
         XCTAssertEqual(first.status, 0, first.stderr)
         let r1 = try report("first.json")
         XCTAssertEqual(total(r1, \.created), 2000)
@@ -129,13 +130,43 @@ final class LiveCalDAVTests: XCTestCase {
         XCTAssertTrue(hrefs.values.allSatisfy { $0.count == 1 }, "a UID under two names")
         XCTAssertEqual(summaries[LiveArchive.uid(30)], "Item 30 of calendar 2")
 
-        let again = try runner.calport(["convert"] + files + ["-o", url, "--report", "again.json", "-q"], environment: environment)
-        XCTAssertEqual(again.status, 0, again.stderr)
-        let r2 = try report("again.json")
-        XCTAssertEqual(total(r2, \.unchanged), 2000)
-        XCTAssertEqual(total(r2, \.created) + total(r2, \.updated) + total(r2, \.skipped), 0)
-        XCTAssertNil(r2.calDAV?.requests["PUT"], "the rerun wrote: \(r2.calDAV?.requests ?? [:])")
-        XCTAssertNil(r2.calDAV?.requests["MKCALENDAR"])
+        try assertRerunWritesNothing(files, to: url, unchanged: 2000, environment: environment)
+    }
+
+    /// The same push again: every item unchanged, no PUT, no MKCALENDAR.
+    func assertRerunWritesNothing(
+        _ inputs: [String], to url: String, unchanged: Int, environment: [String: String], file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws {
+        let again = try runner.calport(["convert"] + inputs + ["-o", url, "--report", "again.json", "-q"], environment: environment)
+        XCTAssertEqual(again.status, 0, again.stderr, file: file, line: line)
+        let r = try report("again.json")
+        XCTAssertEqual(total(r, \.unchanged), unchanged, file: file, line: line)
+        XCTAssertEqual(total(r, \.created) + total(r, \.updated) + total(r, \.skipped) + total(r, \.failed), 0, file: file, line: line)
+        XCTAssertNil(r.calDAV?.requests["PUT"], "the rerun wrote: \(r.calDAV?.requests ?? [:])", file: file, line: line)
+        XCTAssertNil(r.calDAV?.requests["MKCALENDAR"], file: file, line: line)
+    }
+
+    /// Two conflicts in Work, after a push of `LiveArchive` to `url`: on the server, item 4 edited
+    /// with SEQUENCE 3; locally (`files[0]`), item 4 edited with SEQUENCE 1 (older than the
+    /// server's) and item 8 with SEQUENCE 2 (newer).
+    func makeConflicts(_ url: String, _ files: [String]) throws {
+        let client = CalDAVClient(credentials: .password(user: Self.user, password: Self.password))
+        let workCalendar = try XCTUnwrap(try client.discover(URL(string: url)!).calendars.first { $0.displayName == "Work" })
+        let resource4 = try XCTUnwrap(client.get(workCalendar.url.appendingPathComponent(LiveArchive.uid(4) + ".ics")))
+        let edited = resource4.calendarData!.replacingOccurrences(of: "SUMMARY:Item 4 of calendar 0", with: "SUMMARY:Edited on the server")
+            .replacingOccurrences(of: "SEQUENCE:0", with: "SEQUENCE:3")
+        guard case .stored = try client.put(resource4.url, calendarData: Array(edited.utf8), ifMatch: resource4.etag) else {
+            return XCTFail("server edit refused")
+        }
+        var text = try String(contentsOf: URL(fileURLWithPath: files[0]), encoding: .utf8)
+        for (i, sequence) in [(4, 1), (8, 2)] {
+            let original = LiveArchive.item(i, calendar: 0, sequence: 0).0
+            let changed = original.replacingOccurrences(of: "SUMMARY:Item \(i) of calendar 0", with: "SUMMARY:Edited locally")
+                .replacingOccurrences(of: "SEQUENCE:0", with: "SEQUENCE:\(sequence)")
+            text = text.replacingOccurrences(of: original, with: changed)
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: files[0]))
     }
 
     func testTwoThousandItemsPushedToRadicaleExactlyOnceAndTheRerunWritesNothing() throws {
@@ -156,10 +187,11 @@ final class LiveCalDAVTests: XCTestCase {
         let items = 200
         let files = try LiveArchive.write(items: items, to: work.appendingPathComponent("archive")).map(\.path)
         let journal = work.appendingPathComponent("push.journal").path
-        let arguments = ["convert"] + files + [
-            "-o", proxy.base + "/alice/", "--calendar", "Migrated", "--journal", journal, "--retries", "8", "--retry-delay", "0.05",
-            "--timeout", "10", "-j", "2", "-q",
-        ]
+        let arguments =
+            ["convert"] + files + [
+                "-o", proxy.base + "/alice/", "--calendar", "Migrated", "--journal", journal, "--retries", "8", "--retry-delay", "0.05",
+                "--timeout", "10", "-j", "2", "-q",
+            ]
         let environment = ["CALPORT_USERNAME": "alice", "CALPORT_PASSWORD": "unused"]
 
         // First run, killed once ~40% of the items are in the journal.
@@ -262,28 +294,11 @@ final class LiveCalDAVTests: XCTestCase {
         let url = radicale.base + "/"
         XCTAssertEqual(try runner.calport(["convert"] + files + ["-o", url, "-q"], environment: credentials).status, 0)
 
-        // On the server: item 4 edited with a higher SEQUENCE (the server's is newer).
-        let client = CalDAVClient(credentials: .password(user: Self.user, password: Self.password))
-        let home = try client.discover(URL(string: url)!)
-        let work4 = home.calendars.first { $0.displayName == "Work" }!
-        let resource4 = try XCTUnwrap(client.get(work4.url.appendingPathComponent(LiveArchive.uid(4) + ".ics")))
-        let edited = resource4.calendarData!.replacingOccurrences(of: "SUMMARY:Item 4 of calendar 0", with: "SUMMARY:Edited on the server")
-            .replacingOccurrences(of: "SEQUENCE:0", with: "SEQUENCE:3")
-        guard case .stored = try client.put(resource4.url, calendarData: Array(edited.utf8), ifMatch: resource4.etag) else {
-            return XCTFail("server edit refused")
-        }
-        // Locally: item 4 edited with SEQUENCE 1 (older than the server's), item 8 with SEQUENCE 2 (newer).
-        var text = try String(contentsOf: URL(fileURLWithPath: files[0]), encoding: .utf8)
-        for (i, sequence) in [(4, 1), (8, 2)] {
-            let original = LiveArchive.item(i, calendar: 0, sequence: 0).0
-            let changed = original.replacingOccurrences(of: "SUMMARY:Item \(i) of calendar 0", with: "SUMMARY:Edited locally")
-                .replacingOccurrences(of: "SEQUENCE:0", with: "SEQUENCE:\(sequence)")
-            text = text.replacingOccurrences(of: original, with: changed)
-        }
-        try Data(text.utf8).write(to: URL(fileURLWithPath: files[0]))
+        try makeConflicts(url, files)
         let before = try serverItems(url, environment: credentials).summaries
 
-        let skip = try runner.calport(["convert"] + files + ["-o", url, "--on-conflict", "skip", "--report", "skip.json"], environment: credentials)
+        let skip = try runner.calport(
+            ["convert"] + files + ["-o", url, "--on-conflict", "skip", "--report", "skip.json"], environment: credentials)
         XCTAssertEqual(skip.status, 0, skip.stderr)
         XCTAssertEqual(total(try report("skip.json"), \.skipped), 2)
         XCTAssertNil(try report("skip.json").calDAV?.requests["PUT"])
@@ -292,7 +307,8 @@ final class LiveCalDAVTests: XCTestCase {
         XCTAssertTrue(dry.stdout.contains("would-update \(LiveArchive.uid(8))"), dry.stdout)
         XCTAssertTrue(dry.stdout.contains("skipped \(LiveArchive.uid(4))"), dry.stdout)
         XCTAssertTrue(dry.stdout.contains("SEQUENCE 3 > 1"), dry.stdout)
-        XCTAssertEqual(try serverItems(url, environment: credentials).summaries, before, "--on-conflict skip or --dry-run changed the server")
+        XCTAssertEqual(
+            try serverItems(url, environment: credentials).summaries, before, "--on-conflict skip or --dry-run changed the server")
 
         let newer = try runner.calport(["convert"] + files + ["-o", url, "--report", "newer.json"], environment: credentials)
         XCTAssertEqual(newer.status, 0, newer.stderr)
@@ -330,14 +346,17 @@ final class LiveCalDAVTests: XCTestCase {
             let text = edited.calendarData!.replacingOccurrences(of: "SUMMARY:Item \(edit) of calendar 0", with: "SUMMARY:Edited \(round)")
             _ = try client.put(edited.url, calendarData: Array(text.utf8), ifMatch: edited.etag)
             XCTAssertTrue(try client.delete(workCalendar.url.appendingPathComponent(LiveArchive.uid(remove) + ".ics")))
-            let added = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:added-\(round)@calport.test\r\n"
+            let added =
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:added-\(round)@calport.test\r\n"
                 + "DTSTAMP:20250101T000000Z\r\nDTSTART:20250301T100000Z\r\nSUMMARY:Added \(round)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
             _ = try client.put(workCalendar.url.appendingPathComponent("added-\(round).ics"), calendarData: Array(added.utf8), ifMatch: nil)
         }
         try change(1)
-        let second = try runner.calport(pull + ["--report", "pull2.json"], environment: credentials)
+        let second = try runner.calport(pull + ["--report", "pull2.json", "--report", "pull2.html"], environment: credentials)
         XCTAssertEqual(second.status, 0, second.stderr)
         let r2 = try report("pull2.json")
+        // The page of the same run shows each calendar's pulled, deleted and sync method.
+        try assertCalDAVPage("pull2.html", shows: r2, server: url, browser: try HeadlessChromium.find())
         let work2 = try XCTUnwrap(r2.calDAV?.calendars.first { $0.title == "Work" })
         XCTAssertEqual(work2.syncMethod, "sync-collection")
         XCTAssertEqual(work2.pulled, 2)

@@ -99,39 +99,46 @@ final class HTMLReportBrowserTests: XCTestCase {
         XCTAssertEqual(fresh.marks.map(\.month), sample.marks.map(\.month))
     }
 
-    /// A push section renders when the report has one: per calendar, created, updated,
-    /// unchanged, skipped with who won, failed, and the server without its userinfo.
+    /// A push section renders from the report's `calDAV` data (what `CalDAVPush` fills): per
+    /// calendar, created, updated, unchanged, skipped, which side won each conflict, failed,
+    /// the first examples with their places, and the server without its userinfo.
     func testAPushSectionShowsEachCalendarsOutcome() throws {
         let browser = try HeadlessChromium.find()
-        var report = ConversionReport(dryRun: false, outputFormat: "ics")
-        var work = ConversionReport.PushCalendar(title: "Work", collection: "https://alice:hunter2@dav.example.com/cal/alice/work/")
+        var report = ConversionReport(dryRun: false, outputFormat: "caldav-server")
+        var work = ConversionReport.ServerCalendar(url: "https://alice:hunter2@dav.example.com/cal/alice/work/", title: "Work")
         work.created = 1200
         work.updated = 35
         work.unchanged = 18_004
         work.skipped = 3
-        work.serverWon = 2
-        work.localWon = 1
+        work.serverWon = 3
+        work.localWon = 35
         work.failed = 1
-        work.skippedItems = [
+        work.examples = [
             .init(
-                uid: "meeting-1@example.com", place: "work.ics:120", winner: "server",
-                message: "changed on both sides; the server's copy is newer"),
+                outcome: "skipped", uid: "meeting-1@example.com", href: "/cal/alice/work/meeting-1.ics", place: "work.ics:120",
+                winner: "server",
+                reason: "the server's copy is newer (SEQUENCE 3 > 1)"),
             .init(
-                uid: "meeting-2@example.com", place: "work.ics:340", winner: "local",
-                message: "changed on both sides; the local copy is newer"),
+                outcome: "updated", uid: "meeting-2@example.com", href: "/cal/alice/work/meeting-2.ics", place: "work.ics:340",
+                winner: "local",
+                reason: "newer than the server's copy (SEQUENCE 2 vs 0)"),
+            .init(outcome: "failed", uid: "huge@example.com", href: nil, place: "work.ics:900", reason: "the server refused it (HTTP 413)"),
         ]
-        work.failures = [.init(uid: "huge@example.com", place: "work.ics:900", status: 413, message: "payload too large")]
-        var home = ConversionReport.PushCalendar(title: "Home", collection: "/cal/alice/home/")
+        var home = ConversionReport.ServerCalendar(url: "/cal/alice/home/", title: "Home")
         home.created = 7
-        report.push = ConversionReport.Push(server: "https://alice:hunter2@dav.example.com/", calendars: [work, home])
+        var server = ConversionReport.Server(direction: "push", servers: ["https://alice:hunter2@dav.example.com/"])
+        server.calendars = [work, home]
+        server.requests = ["PUT": 1243, "PROPFIND": 4]
+        report.calDAV = server
         let page = workDirectory.appendingPathComponent("push.html")
         try report.write(to: page.path, format: .html)
 
         let shown = try browser.renderedPage(page)
         try browser.screenshot(of: page, name: "push", height: 1600)
-        XCTAssertEqual(shown.figures["push.server"]?.text, "https://dav.example.com/")
+        XCTAssertEqual(shown.figures["calDAV.server"]?.text, "https://dav.example.com/")
         for (i, c) in [work, home].enumerated() {
-            let row = try XCTUnwrap(shown.push[String(i)])
+            let row = try XCTUnwrap(shown.calDAV[String(i)])
+            XCTAssertEqual(row["title"]?.text, c.title)
             XCTAssertEqual(row["created"]?.number, c.created)
             XCTAssertEqual(row["updated"]?.number, c.updated)
             XCTAssertEqual(row["unchanged"]?.number, c.unchanged)
@@ -140,10 +147,44 @@ final class HTMLReportBrowserTests: XCTestCase {
             XCTAssertEqual(row["localWon"]?.number, c.localWon)
             XCTAssertEqual(row["failed"]?.number, c.failed)
         }
-        XCTAssertEqual(shown.figures["push.created"]?.number, 1207)
-        XCTAssertTrue(shown.text.contains("server won") && shown.text.contains("local won") && shown.text.contains("HTTP 413"))
+        XCTAssertEqual(shown.figures["calDAV.created"]?.number, 1207)
+        XCTAssertTrue(shown.text.contains("server won") && shown.text.contains("local won"), "no winner shown")
+        for place in ["work.ics:120", "work.ics:340", "work.ics:900"] { XCTAssertTrue(shown.text.contains(place), "no \(place)") }
+        XCTAssertTrue(shown.text.contains("HTTP 413"))
         XCTAssertFalse(shown.text.contains("hunter2") || shown.text.contains("alice:"), "userinfo on the page")
         XCTAssertEqual(shown.external, [])
+    }
+
+    /// A pull (into a vdir) shows per calendar what was pulled and deleted, and how changes were found.
+    func testAPullSectionShowsEachCalendarsChangesAndSyncMethod() throws {
+        let browser = try HeadlessChromium.find()
+        var report = ConversionReport(dryRun: false, outputFormat: "ics")
+        var work = ConversionReport.ServerCalendar(url: "https://dav.example.com/cal/alice/work/", title: "Work")
+        work.pulled = 2
+        work.deleted = 1
+        work.syncMethod = "sync-collection"
+        work.examples = [
+            .init(
+                outcome: "deleted", uid: "", href: "/cal/alice/work/gone.ics", place: "vdir/work/gone.ics", reason: "removed on the server")
+        ]
+        var home = ConversionReport.ServerCalendar(url: "https://dav.example.com/cal/alice/home/", title: "Home")
+        home.syncMethod = "etag"
+        var server = ConversionReport.Server(direction: "pull", servers: ["https://bob:s3cret@dav.example.com/"])
+        server.calendars = [work, home]
+        report.calDAV = server
+        let page = workDirectory.appendingPathComponent("pull.html")
+        try report.write(to: page.path, format: .html)
+
+        let shown = try browser.renderedPage(page)
+        XCTAssertTrue(shown.text.contains("Pull from the CalDAV server"))
+        for (i, c) in [work, home].enumerated() {
+            let row = try XCTUnwrap(shown.calDAV[String(i)])
+            XCTAssertEqual(row["pulled"]?.number, c.pulled)
+            XCTAssertEqual(row["deleted"]?.number, c.deleted)
+            XCTAssertEqual(row["syncMethod"]?.text, c.syncMethod)
+        }
+        XCTAssertTrue(shown.text.contains("vdir/work/gone.ics"))
+        XCTAssertFalse(shown.text.contains("s3cret") || shown.text.contains("bob:"), "userinfo on the page")
     }
 
     /// What every rendered report must show of its JSON twin: the totals, each calendar's

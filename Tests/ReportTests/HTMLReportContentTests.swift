@@ -26,9 +26,7 @@ final class HTMLReportContentTests: XCTestCase {
 
     /// `rendered_figures.py` on a page's own text (no browser): its outside references.
     func outsideReferences(_ html: String) throws -> [String] {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("rendered_figures.py")
-        let json = try HeadlessChromium.run("/usr/bin/env", ["python3", script.path], stdin: Data(html.utf8), timeout: 60)
-        return try JSONDecoder().decode(HeadlessChromium.Page.self, from: json).external
+        try HeadlessChromium.figures(ofPage: html).external
     }
 
     func testTheReaderOfOutsideReferencesFindsThem() throws {
@@ -107,6 +105,19 @@ final class HTMLReportContentTests: XCTestCase {
         }
     }
 
+    /// `--report` twice writes both files of one run (the page and its JSON twin); the same
+    /// file twice is a usage error.
+    func testReportGivenTwiceWritesBothFilesOfTheSameRun() throws {
+        let input = RoundTripCheck.repositoryRoot.appendingPathComponent("samples/google-family.ics").path
+        let run = try calport(["convert", input, "-o", "out.ics", "--report", "run.json", "--report", "run.html"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let json = try JSONDecoder().decode(ConversionReport.self, from: Data(contentsOf: workDirectory.appendingPathComponent("run.json")))
+        let html = try String(contentsOf: workDirectory.appendingPathComponent("run.html"), encoding: .utf8)
+        let started = try XCTUnwrap(json.run?.startedAt)
+        XCTAssertTrue(html.contains("datetime=\"\(started)\""), "the page is of another run than the JSON")
+        XCTAssertEqual(try calport(["convert", input, "-o", "out.ics", "--report", "x.json", "--report", "x.json"]).status, 2)
+    }
+
     /// The worst a 100,000-item migration can give: every item a warning and a conflict,
     /// 1,000 superseded examples, 40 lossy fields with 20 places each, 300 calendars over a
     /// century of months, 2,000 failed inputs. The page summarizes and stays under 2 MB.
@@ -145,16 +156,22 @@ final class HTMLReportContentTests: XCTestCase {
         }
         report.outputs = [output]
         report.totals = .init(calendars: 300, events: 100_000, reminders: 0, timeZones: 40, otherComponents: 0, occurrences: 5000)
-        var push = ConversionReport.Push(server: "https://dav.example.com/")
+        var server = ConversionReport.Server(direction: "push", servers: ["https://dav.example.com/"])
         for c in 0..<300 {
-            var calendar = ConversionReport.PushCalendar(title: "Calendar number \(c)", collection: "/calendars/user/calendar-\(c)/")
-            calendar.skippedItems = (0..<100).map {
-                .init(uid: "uid-\($0)@example.com", place: "\(longPath).ics:\($0)", winner: "server", message: "changed on both sides")
+            var calendar = ConversionReport.ServerCalendar(url: "/calendars/user/calendar-\(c)/", title: "Calendar number \(c)")
+            calendar.skipped = 5000
+            calendar.failed = 5000
+            // The push keeps the first 20 examples of each outcome.
+            calendar.examples = ["skipped", "failed", "created", "updated"].flatMap { outcome in
+                (0..<20).map {
+                    .init(
+                        outcome: outcome, uid: "uid-\($0)@example.com", href: "/calendars/user/calendar-\(c)/uid-\($0).ics",
+                        place: "\(longPath).ics:\($0)", winner: outcome == "skipped" ? "server" : nil, reason: "changed on both sides")
+                }
             }
-            calendar.failures = calendar.skippedItems
-            push.calendars.append(calendar)
+            server.calendars.append(calendar)
         }
-        report.push = push
+        report.calDAV = server
 
         let page = Array(HTMLReport(report).render().utf8)
         print("page for a 100k-item worst case: \(page.count) bytes")

@@ -9,8 +9,10 @@ public struct GraphFormat: CalendarFormat {
     public init() {}
 
     public var id: String { "graph" }
-    /// Graph's output is plain `.json`; content decides among the JSON formats (`sniff`).
-    public var fileExtensions: [String] { ["graph.json"] }
+    /// Graph's documents are plain `.json`: Graph joins the JSON formats' extension, after them, and
+    /// content decides among the claimants (`sniff`), so a saved Graph response needs no `-f graph`.
+    /// Writing `-o out.json` means the first claimant (calport's JSON); `-t graph` picks Graph.
+    public var fileExtensions: [String] { ["json"] }
     public var mediaType: String { "application/json" }
     public var summary: String { "Microsoft Graph event JSON (events, calendarView, delta, PowerShell)" }
     public var vocabulary: ParticipantVocabulary? { ExchangeVocabulary.graph }

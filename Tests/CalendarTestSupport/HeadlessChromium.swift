@@ -1,45 +1,59 @@
-import CalendarTestSupport
 import Foundation
-import XCTest
 
 /// Debian's `chromium` run headless, as a person's browser would show a page: the DOM after
-/// rendering, and a screenshot. `make deps` installs it where it is missing.
-struct HeadlessChromium {
+/// rendering, and a screenshot. `make deps` installs it where it is missing. Shared by the
+/// report's tests and the live CalDAV tests (a push's page against its JSON report).
+public struct HeadlessChromium {
     /// What the rendered page shows, as `rendered_figures.py` reads it from the DOM.
-    struct Page: Decodable {
-        var figures: [String: Value]
-        var calendars: [String: [String: Value]]
-        var losses: [String: [String: Value]]
-        var push: [String: [String: Value]]
-        var marks: [Mark]
-        var external: [String]
-        var text: String
+    public struct Page: Decodable {
+        /// Every `data-figure` outside a row, by its key.
+        public var figures: [String: Value]
+        /// The calendar table's rows (`data-cal`): index → figures.
+        public var calendars: [String: [String: Value]]
+        /// The losses (`data-loss`): field → figures.
+        public var losses: [String: [String: Value]]
+        /// The CalDAV section's rows (`data-caldav`): index → figures.
+        public var calDAV: [String: [String: Value]]
+        /// The timeline's marks.
+        public var marks: [Mark]
+        /// References that would reach outside the page.
+        public var external: [String]
+        /// The page's text.
+        public var text: String
     }
 
     /// One timeline mark.
-    struct Mark: Decodable {
-        var cal: String?
-        var calendar: String?
-        var month: String
-        var count: Int
-        var title: String
+    public struct Mark: Decodable {
+        /// The calendar's row index.
+        public var cal: String?
+        /// The calendar's title.
+        public var calendar: String?
+        /// The month's label.
+        public var month: String
+        /// Events starting that month.
+        public var count: Int
+        /// The mark's `<title>`.
+        public var title: String
     }
 
     /// A figure: a number where the text is one, else the text.
-    enum Value: Decodable, Equatable {
+    public enum Value: Decodable, Equatable {
         case number(Int), text(String)
-        init(from decoder: any Decoder) throws {
+        public init(from decoder: any Decoder) throws {
             let c = try decoder.singleValueContainer()
             if let n = try? c.decode(Int.self) { self = .number(n) } else { self = .text(try c.decode(String.self)) }
         }
-        var number: Int? { if case .number(let n) = self { n } else { nil } }
-        var text: String? { if case .text(let t) = self { t } else { nil } }
+        /// The figure as a number, when it is one.
+        public var number: Int? { if case .number(let n) = self { n } else { nil } }
+        /// The figure as text, when it is no number.
+        public var text: String? { if case .text(let t) = self { t } else { nil } }
     }
 
-    let executable: String
+    /// The browser's path.
+    public let executable: String
 
     /// The browser, or a failure that says how to get it.
-    static func find() throws -> HeadlessChromium {
+    public static func find() throws -> HeadlessChromium {
         for path in ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
         where FileManager.default.isExecutableFile(atPath: path) {
             return HeadlessChromium(executable: path)
@@ -51,34 +65,47 @@ struct HeadlessChromium {
     }
 
     /// Where screenshots are kept: `.build/report-artifacts/` in the repository.
-    static var artifacts: URL {
+    public static var artifacts: URL {
         let folder = RoundTripCheck.repositoryRoot.appendingPathComponent(".build/report-artifacts")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
 
     /// The page's DOM after Chromium has loaded and rendered it.
-    func renderedDOM(of page: URL) throws -> String {
+    public func renderedDOM(of page: URL) throws -> String {
         String(decoding: try run(["--dump-dom", page.absoluteString]), as: UTF8.self)
     }
 
     /// What the rendered page shows (figures, calendars, losses, marks, outside references).
-    func renderedPage(_ page: URL) throws -> Page {
+    public func renderedPage(_ page: URL) throws -> Page {
         let dom = try renderedDOM(of: page)
-        XCTAssertTrue(dom.contains("calport migration report"), "Chromium rendered no report: \(dom.prefix(300))")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("rendered_figures.py")
-        let json = try Self.run("/usr/bin/env", ["python3", script.path], stdin: Data(dom.utf8), timeout: 60)
+        guard dom.contains("calport migration report") else {
+            throw NSError(
+                domain: "HeadlessChromium", code: 2,
+                userInfo: [NSLocalizedDescriptionKey: "Chromium rendered no report: \(dom.prefix(300))"])
+        }
+        return try Self.figures(ofPage: dom)
+    }
+
+    /// What a page's HTML shows, read by `rendered_figures.py` (no browser: for the page's own text).
+    public static func figures(ofPage html: String) throws -> Page {
+        let json = try run("/usr/bin/env", ["python3", figuresScript.path], stdin: Data(html.utf8), timeout: 60)
         return try JSONDecoder().decode(Page.self, from: json)
     }
+
+    /// The script that reads the figures from a DOM, beside this file.
+    static let figuresScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("rendered_figures.py")
 
     /// Takes a screenshot of `page` (a window `width` wide and `height` tall) into the
     /// artifacts folder as `name`.png and prints where it is.
     @discardableResult
-    func screenshot(of page: URL, name: String, width: Int = 1200, height: Int = 3200) throws -> URL {
+    public func screenshot(of page: URL, name: String, width: Int = 1200, height: Int = 3200) throws -> URL {
         let file = Self.artifacts.appendingPathComponent(name + ".png")
         try? FileManager.default.removeItem(at: file)
         _ = try run(["--hide-scrollbars", "--window-size=\(width),\(height)", "--screenshot=\(file.path)", page.absoluteString])
-        XCTAssertTrue(FileManager.default.fileExists(atPath: file.path), "no screenshot at \(file.path)")
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            throw NSError(domain: "HeadlessChromium", code: 3, userInfo: [NSLocalizedDescriptionKey: "no screenshot at \(file.path)"])
+        }
         print("screenshot: \(file.path)")
         return file
     }
@@ -94,7 +121,7 @@ struct HeadlessChromium {
     }
 
     /// Runs a program to its end (killed after `timeout` seconds) and returns its standard output.
-    static func run(_ executable: String, _ arguments: [String], stdin: Data?, timeout: TimeInterval) throws -> Data {
+    public static func run(_ executable: String, _ arguments: [String], stdin: Data?, timeout: TimeInterval) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -1,6 +1,6 @@
 """Reads the DOM Chromium rendered from an HTML report (stdin) and prints, as JSON, what the
 page shows: the figures (`data-figure`), per calendar (`data-cal` rows of the calendar table),
-per loss (`data-loss`) and per pushed calendar (`data-push`); every timeline mark with its
+per loss (`data-loss`) and per server calendar of a CalDAV push or pull (`data-caldav`); every timeline mark with its
 calendar, month, count and title; and every reference that would reach outside the page."""
 import json
 import re
@@ -27,7 +27,7 @@ class Reader(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.stack = []  # (tag, attrs, scope) per open element
         self.capture = []  # open [key, scope, text] captures
-        self.out = {"figures": {}, "calendars": {}, "losses": {}, "push": {}, "marks": [], "external": [], "text": []}
+        self.out = {"figures": {}, "calendars": {}, "losses": {}, "calDAV": {}, "marks": [], "external": [], "text": []}
         self.mark = None
         self.in_style = False
 
@@ -54,8 +54,8 @@ class Reader(HTMLParser):
             scope = ("calendars", a["data-cal"])
         elif "data-loss" in a:
             scope = ("losses", a["data-loss"])
-        elif "data-push" in a:
-            scope = ("push", a["data-push"])
+        elif "data-caldav" in a:
+            scope = ("calDAV", a["data-caldav"])
         self.stack.append((tag, a, scope))
         if tag == "style":
             self.in_style = True
