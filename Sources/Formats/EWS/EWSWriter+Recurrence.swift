@@ -43,7 +43,8 @@ extension EWSWriter {
         if createsItems && (!modified.isEmpty || !deleted.isEmpty) {
             losses.loss(
                 "overrides", log: log, file: destination, line: line,
-                "CreateItem creates a series without its modified and deleted occurrences (UpdateItem and DeleteItem on its occurrences change them)")
+                "CreateItem creates a series without its modified and deleted occurrences (UpdateItem and DeleteItem on its occurrences change them)"
+            )
             modified = []
             deleted = []
         }
@@ -58,14 +59,18 @@ extension EWSWriter {
     }
 
     /// The item's recurrence as Exchange's one pattern, or why EWS cannot hold it.
-    private func exchangeRecurrence(of item: CalendarItem, start: CalendarDateTime) -> Result<ExchangeRecurrence, ExchangeRecurrence.Unrepresentable> {
+    private func exchangeRecurrence(of item: CalendarItem, start: CalendarDateTime) -> Result<
+        ExchangeRecurrence, ExchangeRecurrence.Unrepresentable
+    > {
         if !item.recurrenceDates.isEmpty { return .failure(.init("RDATE: Exchange has no added dates")) }
         guard item.recurrenceRules.count == 1, let rule = item.recurrenceRules.first else {
             return .failure(.init("\(item.recurrenceRules.count) RRULEs: Exchange holds one pattern"))
         }
         do {
             let recurrence = try ExchangeRecurrence(rule: rule, start: start)
-            if let reason = recurrence.unrepresentableReason(in: .ews) { return .failure(.init(reason)) }
+            if let reason = recurrence.unrepresentableReason(in: .ews) ?? recurrence.offPatternReason(start: start) {
+                return .failure(.init(reason))
+            }
             return .success(recurrence)
         } catch let problem as ExchangeRecurrence.Unrepresentable {
             return .failure(problem)
@@ -108,7 +113,11 @@ extension EWSWriter {
                 sourceLine = overrides[index].line
             }
             let zone = instant(of: occurrence.start, line: sourceLine).zone
-            event = withoutRecurrence(event, uid: uid + "-" + Self.basicUTC(occurrence.startInstant - occurrence.start.wallSecondsSinceEpoch + occurrence.recurrenceID.wallSecondsSinceEpoch))
+            event = withoutRecurrence(
+                event,
+                uid: uid + "-"
+                    + Self.basicUTC(
+                        occurrence.startInstant - occurrence.start.wallSecondsSinceEpoch + occurrence.recurrenceID.wallSecondsSinceEpoch))
             let times = ItemTimes(
                 start: occurrence.startInstant, end: max(occurrence.endInstant, occurrence.startInstant), startZone: zone,
                 endZone: zone, isAllDay: occurrence.start.isDateOnly)

@@ -214,7 +214,11 @@ public struct GraphWriter: CalendarWriter {
         } else {
             do {
                 let r = try ExchangeRecurrence(rule: master.recurrenceRules[0], start: start)
-                if let reason = r.unrepresentableReason(in: .graph) { why = reason } else { recurrence = r }
+                if let reason = r.unrepresentableReason(in: .graph) ?? r.offPatternReason(start: start) {
+                    why = reason
+                } else {
+                    recurrence = r
+                }
             } catch let error as ExchangeRecurrence.Unrepresentable {
                 why = error.reason
             } catch {
