@@ -21,7 +21,15 @@ extension EWSWriter {
         var deleted: [Int] = []
         var exceptions: [(event: Event, line: Int, times: ItemTimes, original: Int)] = []
         for list in master.item.exceptionDates {
-            for date in list.dates { deleted.append(instant(of: date, line: line, fallback: times.startZone).utc) }
+            for date in list.dates {
+                // A date EXDATE of a timed series removes that day's occurrence (what the
+                // recurrence engine does): Exchange names it by its start.
+                var excluded = date
+                if date.isDateOnly, !start.isDateOnly {
+                    excluded = CalendarDateTime(date: date.date, time: start.time, reference: start.reference)
+                }
+                deleted.append(instant(of: excluded, line: line, fallback: times.startZone).utc)
+            }
             if !list.periods.isEmpty {
                 losses.loss("exceptionDates.period", log: log, file: destination, line: line, "EXDATE periods are not dates; not written")
             }
