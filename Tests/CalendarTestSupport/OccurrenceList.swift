@@ -46,8 +46,11 @@ public enum OccurrenceList {
         return events
     }
 
-    /// The occurrences of every event of ICS bytes (at most `limit` per series), sorted.
-    public static func lines(ofICS bytes: [UInt8], facets: Facets = [], limit: Int = 500) throws -> [String] {
+    /// The occurrences of every event of ICS bytes (at most `limit` per series), sorted;
+    /// `fields` gives the values of `mappedFieldNames` (as a format holds them, when given).
+    public static func lines(
+        ofICS bytes: [UInt8], facets: Facets = [], limit: Int = 500, fields: (Event) -> [String] = mappedFields(of:)
+    ) throws -> [String] {
         var result: [String] = []
         let events = try events(ofICS: bytes)
         var overrides: [String: [Event]] = [:]
@@ -55,16 +58,14 @@ public enum OccurrenceList {
         let horizon = CalendarDate(year: horizonYear, month: 1, day: 1).daysSinceEpoch * 86_400
         // An override whose series is not in the calendar still happens: it is listed on its own.
         let series = Set(events.filter { $0.item.recurrenceID == nil }.map { $0.item.uid ?? "" })
-        var listed = events.filter { $0.item.recurrenceID == nil }
+        var listed = events.filter { $0.item.recurrenceID == nil }.map { ($0, overrides[$0.item.uid ?? ""] ?? []) }
         for event in events where event.item.recurrenceID != nil && !series.contains(event.item.uid ?? "") {
             var alone = event
             alone.item.recurrenceID = nil
-            alone.item.uid = nil
-            listed.append(alone)
+            listed.append((alone, []))
         }
-        for event in listed {
+        for (event, own) in listed {
             guard event.item.start != nil else { continue }
-            let own = event.item.uid.map { overrides[$0] ?? [] } ?? []
             let set = try RecurrenceSet(
                 master: event.item, extent: event.occurrenceExtent,
                 overrides: own.map { .init(item: $0.item, extent: $0.occurrenceExtent) },
@@ -83,7 +84,7 @@ public enum OccurrenceList {
                 let when = "\(o.startInstant)-\(o.endInstant)"
                 result.append("\(when) \(source.item.title ?? "") [\(people)]")
                 if facets.contains(.mappedFields) {
-                    for (name, value) in zip(mappedFieldNames, mappedFields(of: source)) where !value.isEmpty {
+                    for (name, value) in zip(mappedFieldNames, fields(source)) where !value.isEmpty {
                         result.append("\(when)\t\(name)=\(value)")
                     }
                 }

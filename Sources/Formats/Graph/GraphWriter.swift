@@ -136,7 +136,10 @@ public struct GraphWriter: CalendarWriter {
                 seriesCount += 1
             }
             series[uid]?.overrides.append(e)
-        } else if e.item.hasRecurrenceRules, !uid.isEmpty {
+        } else if e.item.hasRecurrenceRules, uid.isEmpty {
+            // No override can name a series without a UID: it is complete as it comes.
+            try writeSeries(e, overrides: [], line: line)
+        } else if e.item.hasRecurrenceRules {
             if let waiting = series[uid], waiting.master == nil {
                 series[uid]?.master = e
             } else {
