@@ -54,7 +54,7 @@ final class EWSRoundTripTests: XCTestCase {
     /// EWS → ICS → EWS → ICS says the same on both ICS legs for every EWS document at hand:
     /// each valid reader fixture (documents Exchange and its clients wrote), and what the writer
     /// makes of its ICS fixtures and of the corpus's real-world ICS files (libical's 1 MB
-    /// `large.ics` left out for time: its calendars are those of `2446.ics`, which is walked).
+    /// `large.ics` left out for time: its calendars repeat the folder's samples, `2445.ics`, `2446.ics`…, which are walked).
     ///
     /// The legs are compared as trees (`RoundTripCheck.differenceInAnyOrder`: property for
     /// property, not byte for byte, events in any order since the writer holds a series until

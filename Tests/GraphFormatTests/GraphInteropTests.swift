@@ -109,7 +109,7 @@ final class GraphInteropTests: XCTestCase {
 
     /// ICS → Graph → ICS, read back as calport reads its own Graph bodies (calport's extended
     /// property included), keeps on every corpus file that holds events (libical's 1 MB
-    /// `large.ics` left out for time: its calendars are those of `2446.ics`) each occurrence
+    /// `large.ics` left out for time: its calendars repeat the folder's samples) each occurrence
     /// (instants, title, attendee addresses; series expanded to 2036, at most 500 each) and the
     /// fields Graph maps (`OccurrenceList.mappedFieldNames`: location, description,
     /// categories, status, transparency, class, priority, alarms, organizer), or the writer
