@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "BridgeTests", dependencies: ["CICUShim", "CLibXML2"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
         .target(
-            name: "CalendarTestSupport", dependencies: ["CalendarModel", "ICSFormat", "Conversion"],
+            name: "CalendarTestSupport", dependencies: ["CalendarModel", "ICSFormat", "Conversion", "Recurrence", "TimeZones"],
             path: "Tests/CalendarTestSupport", exclude: ["rendered_figures.py"]),
         .testTarget(
             name: "ICSFormatTests", dependencies: ["ICSFormat", "ICalendarData", "Conversion", "CalendarTestSupport"],

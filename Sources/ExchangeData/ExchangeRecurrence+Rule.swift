@@ -89,6 +89,16 @@ extension ExchangeRecurrence {
         return iterator.next()
     }
 
+    /// Why a series of this pattern cannot start at `start`, or nil when it can: RFC 5545
+    /// counts DTSTART as the first occurrence even when the rule does not give that day
+    /// (RFC 5545 §3.8.5.3), while Exchange starts the series on the pattern's first day on or
+    /// after it (`firstOccurrence`), so that occurrence would move.
+    public func offPatternReason(start: CalendarDateTime, clock: any WallClock = TimeZoneDatabaseClock.shared) -> String? {
+        guard let first = firstOccurrence(start: start, clock: clock) else { return "the pattern gives no day on or after DTSTART" }
+        guard first.date != start.date || first.wallSecondsSinceEpoch != start.wallSecondsSinceEpoch else { return nil }
+        return "DTSTART is not a day of its rule, and Exchange starts a series on the rule's first day"
+    }
+
     /// BYMONTHDAY for Exchange's day of month: a day every month (or the given month) has is
     /// itself; the month's last possible day or later is -1; a day only some years' or months'
     /// ends reach is "the last of 28…day".
@@ -219,15 +229,6 @@ extension ExchangeRecurrence {
             range.endDate = Self.endDate(until: until, start: start, clock: clock)
         }
         self.init(pattern: pattern, range: range)
-    }
-
-    /// Why a series of this pattern from `start` is not the RFC 5545 series from that DTSTART,
-    /// or nil. RFC 5545 §3.8.5.3 counts a DTSTART the rule does not give as the first occurrence;
-    /// an Exchange series starts on its pattern's first day, so that occurrence would be lost
-    /// (and a COUNT would reach one occurrence further).
-    public func unrepresentableStart(_ start: CalendarDateTime, clock: any WallClock = TimeZoneDatabaseClock.shared) -> String? {
-        if let first = firstOccurrence(start: start, clock: clock), first.wallSecondsSinceEpoch == start.wallSecondsSinceEpoch { return nil }
-        return "DTSTART is not an occurrence of the rule (RFC 5545 counts it; an Exchange series starts on its pattern's first day)"
     }
 
     /// A monthly (month nil) or yearly pattern from BYMONTHDAY / BYDAY / BYSETPOS.

@@ -370,14 +370,16 @@ public final class TimeZoneNormalizer {
         switch resolution.step {
         case .definitionMatch, .fixedOffset, .calendarDefault:
             warnOnce(
-                "tzid \(tzid) \(resolution.zoneID ?? "")", line: self.tzidLine?(tzid, line) ?? line, "TZID \"\(tzid)\" read as \(resolution.zoneID ?? "?"): \(trace)")
+                "tzid \(tzid) \(resolution.zoneID ?? "")", line: self.tzidLine?(tzid, line) ?? line,
+                "TZID \"\(tzid)\" read as \(resolution.zoneID ?? "?"): \(trace)")
         case .definitionRules:
             warnOnce(
                 "tzid \(tzid)", line: self.tzidLine?(tzid, line) ?? line,
                 "TZID \"\(tzid)\" matches no known zone; times computed from the file's VTIMEZONE and written in UTC (\(trace))")
         case .unresolved:
             warnOnce(
-                "tzid \(tzid)", line: self.tzidLine?(tzid, line) ?? line, "TZID \"\(tzid)\" names no known zone and has no VTIMEZONE; times kept as they are (\(trace))")
+                "tzid \(tzid)", line: self.tzidLine?(tzid, line) ?? line,
+                "TZID \"\(tzid)\" names no known zone and has no VTIMEZONE; times kept as they are (\(trace))")
         default:
             break
         }
@@ -409,7 +411,7 @@ public final class TimeZoneNormalizer {
     }
 
     /// The years an entry's date-times span; an open-ended recurrence counts ten years on.
-    static func years(of entry: CalendarEntry) -> ClosedRange<Int> {
+    public static func years(of entry: CalendarEntry) -> ClosedRange<Int> {
         var low = Int.max
         var high = Int.min
         entry.forEachDateTime { field, value in

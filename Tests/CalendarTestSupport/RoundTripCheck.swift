@@ -2,10 +2,11 @@ import CalendarModel
 import Conversion
 import Foundation
 import ICSFormat
+import TimeZones
 
 /// Compares what two iCalendar texts say, property by property, the way a careful reader
 /// would: parameter order, line folding, escaping choices, letter case of enumerated words,
-/// and a VALUE that only restates the default do not count; anything else does.
+/// and a VALUE or TRANSP that only restates the default do not count; anything else does.
 public enum RoundTripCheck {
     /// The repository root (this file is Tests/CalendarTestSupport/RoundTripCheck.swift).
     public static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -60,8 +61,10 @@ public enum RoundTripCheck {
     }
 
     /// Converts bytes in format `start` (ICS by default) through `hops` (format ids) and returns the result.
-    public static func convert(_ bytes: [UInt8], through hops: [String], registry: FormatRegistry = StandardFormats.registry,
-                               log: DiagnosticLog = DiagnosticLog(), from start: String = "ics") throws -> [UInt8] {
+    public static func convert(
+        _ bytes: [UInt8], through hops: [String], registry: FormatRegistry = StandardFormats.registry,
+        log: DiagnosticLog = DiagnosticLog(), from start: String = "ics"
+    ) throws -> [UInt8] {
         var current = bytes
         var from = start
         for to in hops {
@@ -79,6 +82,23 @@ public enum RoundTripCheck {
         return current
     }
 
+    /// ICS bytes with their times put on today's tz data, as a conversion run puts them
+    /// (`TimeZoneNormalizer`, zones kept): TZIDs become IANA ids, a TZID that names no zone by
+    /// itself is read through the file's VTIMEZONE, and input VTIMEZONEs are dropped. Two
+    /// texts that name one zone differently (`Fabrikam Pacific (2007 rules)` with its
+    /// definition, `America/Los_Angeles`) then read alike.
+    public static func zonesNormalized(_ bytes: [UInt8], name: String = "input") throws -> [UInt8] {
+        let log = DiagnosticLog()
+        var reader = ICSFormat().makeReader(source: MemoryByteSource(bytes), options: ReadOptions(sourceName: name), log: log)
+        let sink = MemoryByteSink()
+        var writer = ICSFormat().makeWriter(sink: sink, options: WriteOptions(destinationName: name), log: log)
+        let normalizer = try TimeZoneNormalizer(options: TimeZoneOptions(), file: name, log: log)
+        while let element = try reader.next() { try normalizer.process(element) { try writer.write($0) } }
+        try normalizer.finish { try writer.write($0) }
+        try writer.finish()
+        return sink.bytes
+    }
+
     /// The first difference between two readings, or nil when they say the same.
     public static func difference(_ before: [CalendarTree], _ after: [CalendarTree]) -> String? {
         guard before.count == after.count else { return "\(before.count) calendars became \(after.count)" }
@@ -93,6 +113,16 @@ public enum RoundTripCheck {
             if let d = difference(a.components, b.components, path: "VCALENDAR") { return d }
         }
         return nil
+    }
+
+    /// The first difference between two readings when the order of each calendar's components
+    /// does not count (RFC 5545 gives it no meaning; a writer that holds a series until its
+    /// overrides come may put it after the events that followed it).
+    public static func differenceInAnyOrder(_ before: [CalendarTree], _ after: [CalendarTree]) -> String? {
+        func sorted(_ trees: [CalendarTree]) -> [CalendarTree] {
+            trees.map { CalendarTree(properties: $0.properties, components: $0.components.sorted { $0.description < $1.description }) }
+        }
+        return difference(sorted(before), sorted(after))
     }
 
     private static func difference(_ a: [ComponentTree], _ b: [ComponentTree], path: String) -> String? {
@@ -113,8 +143,13 @@ public enum RoundTripCheck {
     }
 
     private static func tree(_ c: Component) -> ComponentTree {
-        ComponentTree(name: c.name, properties: normalized(c.properties), components: c.components.map(tree))
+        var properties = normalized(c.properties)
+        // TRANSP:OPAQUE is what a VEVENT without TRANSP is (RFC 5545 §3.8.2.7).
+        if c.name == "VEVENT" { properties.removeAll { $0 == opaque } }
+        return ComponentTree(name: c.name, properties: properties, components: c.components.map(tree))
     }
+
+    private static let opaque = normalized(Property(name: "TRANSP", value: .text(["OPAQUE"])))
 
     /// Parameters whose values are enumerations, compared without regard to letter case.
     private static let enumeratedParameters: Set<String> = [

@@ -49,7 +49,9 @@ final class EWSExchangelibOracleTests: XCTestCase {
             try Data(output).write(to: url)
             written.append((name, url, Self.calendarItemCount(output)))
         }
-        let fixtures = try FileManager.default.contentsOfDirectory(atPath: EWSWriterGoldenTests.fixtures.path).filter { $0.hasSuffix(".ics") }.sorted()
+        let fixtures = try FileManager.default.contentsOfDirectory(atPath: EWSWriterGoldenTests.fixtures.path).filter {
+            $0.hasSuffix(".ics")
+        }.sorted()
         for name in fixtures {
             let bytes = [UInt8](try Data(contentsOf: EWSWriterGoldenTests.fixtures.appendingPathComponent(name)))
             try write(name, bytes)
@@ -103,54 +105,60 @@ final class EWSExchangelibOracleTests: XCTestCase {
             return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))).replacingOccurrences(of: "Z", with: "+00:00")
         }
         var checked = 0
-        for name in try FileManager.default.contentsOfDirectory(atPath: EWSWriterGoldenTests.fixtures.path).filter({ $0.hasSuffix(".ics") }) {
-            let events = try EWSRoundTripSupport.events(ofICS: [UInt8](try Data(contentsOf: EWSWriterGoldenTests.fixtures.appendingPathComponent(name))))
+        for name in try FileManager.default.contentsOfDirectory(atPath: EWSWriterGoldenTests.fixtures.path).filter({ $0.hasSuffix(".ics") })
+        {
+            let events = try OccurrenceList.events(
+                ofICS: [UInt8](try Data(contentsOf: EWSWriterGoldenTests.fixtures.appendingPathComponent(name))))
             for document in [name, "create: " + name] {
-            let results = byFixture[document] ?? []
-            for event in events where event.item.start?.isDateOnly == false {
-                guard let uid = event.item.uid, let start = event.item.start, let end = event.effectiveEnd else { continue }
-                let recurrenceID = event.item.recurrenceID.map { iso(utc($0)) }
-                let matches = results.filter { ($0["uid"] as? String) == uid && ($0["recurrence_id"] as? String) == recurrenceID }
-                // Series EWS cannot hold are written as singles under other UIDs (golden tests check those).
-                guard !matches.isEmpty else { continue }
-                for found in matches {
-                    let place = "\(name) \(uid) \(recurrenceID ?? "")"
-                    XCTAssertEqual(found["subject"] as? String, event.item.title, place)
-                    XCTAssertEqual(found["start"] as? String, iso(utc(start)), place)
-                    XCTAssertEqual(found["end"] as? String, iso(utc(end)), place)
-                    let required = (found["required"] as? [[String: Any]] ?? []) + (found["optional"] as? [[String: Any]] ?? [])
-                        + (found["resources"] as? [[String: Any]] ?? [])
-                    XCTAssertEqual(
-                        Set(required.compactMap { $0["email"] as? String }), Set(event.item.attendees.compactMap(\.emailAddress)), place)
-                    for attendee in event.item.attendees {
-                        guard let status = attendee.status, let listed = required.first(where: { ($0["email"] as? String) == attendee.emailAddress })
-                        else { continue }
-                        // A CreateItem request sets no responses (reported as a loss).
-                        if !document.hasPrefix("create: "), let response = listed["response"] as? String {
-                            XCTAssertEqual(response, ExchangeVocabulary.ews.word(for: status), place)
+                let results = byFixture[document] ?? []
+                for event in events where event.item.start?.isDateOnly == false {
+                    guard let uid = event.item.uid, let start = event.item.start, let end = event.effectiveEnd else { continue }
+                    let recurrenceID = event.item.recurrenceID.map { iso(utc($0)) }
+                    let matches = results.filter { ($0["uid"] as? String) == uid && ($0["recurrence_id"] as? String) == recurrenceID }
+                    // Series EWS cannot hold are written as singles under other UIDs (golden tests check those).
+                    guard !matches.isEmpty else { continue }
+                    for found in matches {
+                        let place = "\(name) \(uid) \(recurrenceID ?? "")"
+                        XCTAssertEqual(found["subject"] as? String, event.item.title, place)
+                        XCTAssertEqual(found["start"] as? String, iso(utc(start)), place)
+                        XCTAssertEqual(found["end"] as? String, iso(utc(end)), place)
+                        let required =
+                            (found["required"] as? [[String: Any]] ?? []) + (found["optional"] as? [[String: Any]] ?? [])
+                            + (found["resources"] as? [[String: Any]] ?? [])
+                        XCTAssertEqual(
+                            Set(required.compactMap { $0["email"] as? String }), Set(event.item.attendees.compactMap(\.emailAddress)), place
+                        )
+                        for attendee in event.item.attendees {
+                            guard let status = attendee.status,
+                                let listed = required.first(where: { ($0["email"] as? String) == attendee.emailAddress })
+                            else { continue }
+                            // A CreateItem request sets no responses (reported as a loss).
+                            if !document.hasPrefix("create: "), let response = listed["response"] as? String {
+                                XCTAssertEqual(response, ExchangeVocabulary.ews.word(for: status), place)
+                            }
                         }
-                    }
-                    if let rule = event.item.recurrenceRules.first, event.item.recurrenceRules.count == 1,
-                        let recurrence = try? ExchangeRecurrence(rule: rule, start: start), recurrence.unrepresentableReason(in: .ews) == nil
-                    {
-                        let r = try XCTUnwrap(found["recurrence"] as? [String: Any], place)
-                        let patternNames: [ExchangeRecurrence.Pattern.Kind: String] = [
-                            .daily: "DailyPattern", .weekly: "WeeklyPattern", .absoluteMonthly: "AbsoluteMonthlyPattern",
-                            .relativeMonthly: "RelativeMonthlyPattern", .absoluteYearly: "AbsoluteYearlyPattern",
-                            .relativeYearly: "RelativeYearlyPattern",
-                        ]
-                        XCTAssertEqual(r["pattern"] as? String, patternNames[recurrence.pattern.kind], place)
-                        if let interval = r["interval"] as? Int { XCTAssertEqual(interval, recurrence.pattern.interval, place) }
-                        let boundaryNames: [ExchangeRecurrence.Range.Kind: String] = [
-                            .noEnd: "NoEndPattern", .endDate: "EndDatePattern", .numbered: "NumberedPattern",
-                        ]
-                        XCTAssertEqual(r["boundary"] as? String, boundaryNames[recurrence.range.kind], place)
-                        if let number = r["number"] as? Int { XCTAssertEqual(number, recurrence.range.numberOfOccurrences, place) }
+                        if let rule = event.item.recurrenceRules.first, event.item.recurrenceRules.count == 1,
+                            let recurrence = try? ExchangeRecurrence(rule: rule, start: start),
+                            recurrence.unrepresentableReason(in: .ews) == nil
+                        {
+                            let r = try XCTUnwrap(found["recurrence"] as? [String: Any], place)
+                            let patternNames: [ExchangeRecurrence.Pattern.Kind: String] = [
+                                .daily: "DailyPattern", .weekly: "WeeklyPattern", .absoluteMonthly: "AbsoluteMonthlyPattern",
+                                .relativeMonthly: "RelativeMonthlyPattern", .absoluteYearly: "AbsoluteYearlyPattern",
+                                .relativeYearly: "RelativeYearlyPattern",
+                            ]
+                            XCTAssertEqual(r["pattern"] as? String, patternNames[recurrence.pattern.kind], place)
+                            if let interval = r["interval"] as? Int { XCTAssertEqual(interval, recurrence.pattern.interval, place) }
+                            let boundaryNames: [ExchangeRecurrence.Range.Kind: String] = [
+                                .noEnd: "NoEndPattern", .endDate: "EndDatePattern", .numbered: "NumberedPattern",
+                            ]
+                            XCTAssertEqual(r["boundary"] as? String, boundaryNames[recurrence.range.kind], place)
+                            if let number = r["number"] as? Int { XCTAssertEqual(number, recurrence.range.numberOfOccurrences, place) }
+                            checked += 1
+                        }
                         checked += 1
                     }
-                    checked += 1
                 }
-            }
             }
         }
         XCTAssertGreaterThan(checked, 10)

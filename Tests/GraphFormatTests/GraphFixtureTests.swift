@@ -19,7 +19,8 @@ final class GraphFixtureTests: XCTestCase {
     }
 
     func convert(_ input: URL, from: String, to: String, extra: [String] = []) throws -> (String, CommandRunner.Run) {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("graph-\(UUID().uuidString).\(to == "ics" ? "ics" : "json")")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "graph-\(UUID().uuidString).\(to == "ics" ? "ics" : "json")")
         defer { try? FileManager.default.removeItem(at: output) }
         let run = try runner.calport(["convert", "-f", from, "-t", to, input.path, "-o", output.path] + extra)
         XCTAssertEqual(run.status, 0, "\(input.lastPathComponent): \(run.stderr)")
@@ -43,7 +44,11 @@ final class GraphFixtureTests: XCTestCase {
     }
 
     func testGraphToICSToGraphToICSIsStable() throws {
-        for file in try Self.cases() {
+        // Every valid fixture is walked: as many cases as golden ICS files.
+        let goldens = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).filter { $0.hasSuffix(".expected.ics") }
+        let files = try Self.cases()
+        XCTAssertEqual(files.count, goldens.count)
+        for file in files {
             let (first, _) = try convert(file, from: "graph", to: "ics")
             let icsFile = try write(first, ext: "ics")
             defer { try? FileManager.default.removeItem(at: icsFile) }
@@ -75,11 +80,13 @@ final class GraphFixtureTests: XCTestCase {
     /// Instances whose master comes later are held; without a master they are written alone, with a warning.
     func testOccurrencesBeforeTheirMasterAndWithoutOne() throws {
         let source = try String(
-            contentsOf: Self.fixtures.appendingPathComponent("calendarview-series-moved-exception-missing-occurrence.json"), encoding: .utf8)
+            contentsOf: Self.fixtures.appendingPathComponent("calendarview-series-moved-exception-missing-occurrence.json"), encoding: .utf8
+        )
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(source.utf8)) as? [String: Any])
         var values = try XCTUnwrap(object["value"] as? [[String: Any]])
         values.append(values.removeFirst())  // master last
-        let reordered = try write(String(decoding: try JSONSerialization.data(withJSONObject: ["value": values]), as: UTF8.self), ext: "json")
+        let reordered = try write(
+            String(decoding: try JSONSerialization.data(withJSONObject: ["value": values]), as: UTF8.self), ext: "json")
         defer { try? FileManager.default.removeItem(at: reordered) }
         let (late, _) = try convert(reordered, from: "graph", to: "ics")
         XCTAssertEqual(late.components(separatedBy: "BEGIN:VEVENT").count - 1, 2)
@@ -96,16 +103,29 @@ final class GraphFixtureTests: XCTestCase {
     func testDeltaReportsDeletionsAndTheDeltaLink() throws {
         let (_, run) = try convert(Self.fixtures.appendingPathComponent("delta-removed-and-deltalink.json"), from: "graph", to: "ics")
         XCTAssertTrue(run.stderr.contains("/value/1/@removed: warning: deletion reported by the source: event AAMkADNkNmAB="), run.stderr)
-        XCTAssertTrue(run.stderr.contains("delta link for the next sync: https://graph.microsoft.com/v1.0/me/calendarView/delta?$deltatoken="))
+        XCTAssertTrue(
+            run.stderr.contains("delta link for the next sync: https://graph.microsoft.com/v1.0/me/calendarView/delta?$deltatoken="))
     }
 
     func testInvalidInputExits65NamingThePlace() throws {
         let cases: [(String, String)] = [
-            ("{\"error\": {\"code\": \"ErrorAccessDenied\", \"message\": \"Access is denied.\"}}", ":1:/error: error: Graph returned an error, not events: ErrorAccessDenied"),
-            ("{\"value\": [{\"subject\": \"x\", \"start\": {\"dateTime\": \"tomorrow\", \"timeZone\": \"UTC\"}}]}", ":1:/value/0/start/dateTime: error: expected a date-time"),
+            (
+                "{\"error\": {\"code\": \"ErrorAccessDenied\", \"message\": \"Access is denied.\"}}",
+                ":1:/error: error: Graph returned an error, not events: ErrorAccessDenied"
+            ),
+            (
+                "{\"value\": [{\"subject\": \"x\", \"start\": {\"dateTime\": \"tomorrow\", \"timeZone\": \"UTC\"}}]}",
+                ":1:/value/0/start/dateTime: error: expected a date-time"
+            ),
             ("{\"value\": [{\"displayName\": \"Calendar\", \"color\": \"auto\"}]}", ":1:/value/0: error: not a Graph event"),
-            ("{\"value\": [{\"subject\": \"x\", \"recurrence\": {\"pattern\": {\"type\": \"hourly\"}, \"range\": {}}}]}", "/value/0/recurrence/pattern/type: error: unknown recurrence pattern type"),
-            ("[{\"Subject\": \"x\", \"Start\": \"Microsoft.Graph.PowerShell.Models.MicrosoftGraphDateTimeZone\"}]", "/0/start: error: expected an object, found string (PowerShell: use ConvertTo-Json -Depth 10)"),
+            (
+                "{\"value\": [{\"subject\": \"x\", \"recurrence\": {\"pattern\": {\"type\": \"hourly\"}, \"range\": {}}}]}",
+                "/value/0/recurrence/pattern/type: error: unknown recurrence pattern type"
+            ),
+            (
+                "[{\"Subject\": \"x\", \"Start\": \"Microsoft.Graph.PowerShell.Models.MicrosoftGraphDateTimeZone\"}]",
+                "/0/start: error: expected an object, found string (PowerShell: use ConvertTo-Json -Depth 10)"
+            ),
             ("{\"value\": [{\"subject\": \"x\"", "unexpected end of input"),
         ]
         for (text, message) in cases {

@@ -201,8 +201,14 @@ struct EWSItemMapper {
         if let url = element.ewsText("JoinOnlineMeetingUrl") ?? element.descendant("JoinOnlineMeetingUrl")?.trimmedText, !url.isEmpty {
             item.properties.append(Property(name: ExchangeProperties.onlineMeetingURL, value: .text([url])))
         }
+        // IsMeeting and CalendarItemType are kept only when they say more than the attendees and
+        // the item's shape do (the writer states those), so that EWS → ICS → EWS → ICS is stable.
+        let impliedKind =
+            element.ews("Recurrence") != nil
+            ? "RecurringMaster" : element.ews("RecurrenceId") != nil || element.ews("OriginalStart") != nil ? "Exception" : "Single"
+        let implied = ["IsMeeting": item.attendees.isEmpty ? "false" : "true", "CalendarItemType": impliedKind]
         for field in EWSNames.keptFields {
-            if let value = element.ewsText(field) {
+            if let value = element.ewsText(field), implied[field] != value {
                 item.properties.append(Property(name: ExchangeProperties.ewsFieldPrefix + field.uppercased(), value: .text([value])))
             }
         }

@@ -124,6 +124,7 @@ extension EWSWriter {
                 xml.empty("t:ItemId", attributes: ["Id": id])
             }
         }
+        if !create { writeKept("t:ItemClass", "ITEMCLASS", &consumed) }
         if let title = item.title { xml.element("t:Subject", title) }
         writeSensitivity(item, consumed: &consumed, line: line)
         writeBody(item, consumed: &consumed)
@@ -136,6 +137,7 @@ extension EWSWriter {
         let importance = ExchangeImportance(priority: item.priority)
         _ = consumed.text(ExchangeProperties.importance)
         if item.priority != nil { xml.element("t:Importance", importance.ews) }
+        if !create { writeKept("t:IsDraft", "ISDRAFT", &consumed) }
         if !create, let created = item.created { xml.element("t:DateTimeCreated", utcSeconds: instant(of: created, line: line).utc) }
         writeReminder(item, line: line)
         if !create, let modified = item.lastModified {
@@ -154,26 +156,79 @@ extension EWSWriter {
         writeBusyStatus(event, consumed: &consumed)
         if let location = item.location { xml.element("t:Location", location) }
         if !create {
-            xml.element("t:IsMeeting", bool: !item.attendees.isEmpty)
+            // What the reader kept when the document said otherwise than the attendees imply.
+            if let meeting = consumed.text(kept("ISMEETING")) {
+                xml.element("t:IsMeeting", meeting)
+            } else {
+                xml.element("t:IsMeeting", bool: !item.attendees.isEmpty)
+            }
             xml.element("t:IsCancelled", bool: item.status == .cancelled)
+        }
+        writeResponseRequested(item, consumed: &consumed, line: line)
+        if !create {
+            // An unmodified occurrence (calendarView, FindItem) is what an exception is to RFC 5545.
+            let keptKind = consumed.text(kept("CALENDARITEMTYPE"))
             switch kind {
             case .single: xml.element("t:CalendarItemType", literal: "Single")
             case .recurringMaster: xml.element("t:CalendarItemType", literal: "RecurringMaster")
+            case .exception where keptKind == "Occurrence": xml.element("t:CalendarItemType", literal: "Occurrence")
             case .exception: xml.element("t:CalendarItemType", literal: "Exception")
             }
+            writeKept("t:MyResponseType", "MYRESPONSETYPE", &consumed)
         }
         writeStatusLosses(item, line: line)
         writeParticipants(item, line: line)
         if !create, let sequence = item.sequence { xml.element("t:AppointmentSequenceNumber", integer: sequence) }
+        if !create { writeKept("t:AppointmentState", "APPOINTMENTSTATE", &consumed) }
         if let series { writeSeriesParts(series, startZone: times.startZone) }
         // Exchange 2010 and later: the zones of start and end (no MeetingTimeZone, which is 2007's).
         times.startZone.write("t:StartTimeZone", to: &xml, atUTC: times.start)
         times.endZone.write("t:EndTimeZone", to: &xml, atUTC: times.end)
+        writeKept("t:ConferenceType", "CONFERENCETYPE", &consumed)
+        writeKept("t:AllowNewTimeProposal", "ALLOWNEWTIMEPROPOSAL", &consumed)
+        writeKept("t:IsOnlineMeeting", "ISONLINEMEETING", &consumed)
+        writeKept("t:MeetingWorkspaceUrl", "MEETINGWORKSPACEURL", &consumed)
+        writeKept("t:NetShowUrl", "NETSHOWURL", &consumed)
+        // EnhancedLocation is Exchange 2016's; a CreateItem request says Exchange2013.
+        if !create, let uri = consumed.text(kept("LOCATIONURI")) {
+            xml.open("t:EnhancedLocation")
+            if let location = item.location { xml.element("t:DisplayName", location) }
+            xml.open("t:PostalAddress")
+            xml.element("t:LocationUri", uri)
+            xml.close("t:PostalAddress")
+            xml.close("t:EnhancedLocation")
+        }
         xml.close("t:CalendarItem")
         reportLosses(item, line: line, consumed: consumed)
     }
 
     // MARK: - Fields
+
+    /// The property that keeps an Exchange-only field the EWS reader read (`X-MS-EWS-<FIELD>`).
+    private func kept(_ field: String) -> String { ExchangeProperties.ewsFieldPrefix + field }
+
+    /// Writes a field the reader kept, when the item has it.
+    private mutating func writeKept(_ tag: StaticString, _ field: String, _ consumed: inout ItemProperties) {
+        if let value = consumed.text(kept(field)) { xml.element(tag, value) }
+    }
+
+    /// IsResponseRequested: the item's one flag for all attendees, from their RSVPs (or as the
+    /// reader kept it). The reader gives it back as RSVP=TRUE on every attendee but the chair and
+    /// the rooms, so RSVPs that differ otherwise are reported.
+    private mutating func writeResponseRequested(_ item: CalendarItem, consumed: inout ItemProperties, line: Int) {
+        let flag = consumed.text(kept("ISRESPONSEREQUESTED")) ?? (item.attendees.contains { $0.expectsReply == true } ? "true" : nil)
+        if let flag { xml.element("t:IsResponseRequested", flag) }
+        let asked = flag?.lowercased() == "true"
+        let restated = item.attendees.allSatisfy { a in
+            let isResource = a.type == .room || a.type == .resource
+            return a.expectsReply == (asked && a.role != .chair && !isResource ? true : nil)
+        }
+        if !restated {
+            losses.loss(
+                "attendees.rsvp", log: log, file: destination, line: line,
+                "EWS has one IsResponseRequested for all attendees; RSVPs that differ from it are not kept")
+        }
+    }
 
     private mutating func writeSensitivity(_ item: CalendarItem, consumed: inout ItemProperties, line: Int) {
         let kept = consumed.text(ExchangeProperties.sensitivity)
@@ -227,7 +282,9 @@ extension EWSWriter {
         case nil, .confirmed?: break
         case .cancelled?:
             if createsItems {
-                losses.loss("status", log: log, file: destination, line: line, "CreateItem cannot create a cancelled item (IsCancelled is read-only)")
+                losses.loss(
+                    "status", log: log, file: destination, line: line,
+                    "CreateItem cannot create a cancelled item (IsCancelled is read-only)")
             }
         case let status?:
             losses.loss("status", log: log, file: destination, line: line, "EWS has no STATUS \(status); not written")
@@ -301,6 +358,11 @@ extension EWSWriter {
         if let email = participant.emailAddress {
             xml.element("t:EmailAddress", email)
             xml.element("t:RoutingType", literal: "SMTP")
+        } else if let (routing, address) = Self.routedAddress(participant.url) {
+            // What the reader made of a mailbox that is no email address (an Exchange legacy DN):
+            // the address and its routing type again.
+            xml.element("t:EmailAddress", address)
+            xml.element("t:RoutingType", routing)
         } else {
             // Not an email address (urn:uuid:…, a bare name): kept as it is, without a routing type.
             xml.element("t:EmailAddress", participant.url)
@@ -311,8 +373,20 @@ extension EWSWriter {
         }
         xml.close("t:Mailbox")
         if !participant.delegatedTo.isEmpty || !participant.delegatedFrom.isEmpty || participant.sentBy != nil {
-            losses.loss("attendees.delegation", log: log, file: destination, line: line, "EWS attendees carry no DELEGATED-TO/-FROM or SENT-BY")
+            losses.loss(
+                "attendees.delegation", log: log, file: destination, line: line, "EWS attendees carry no DELEGATED-TO/-FROM or SENT-BY")
         }
+    }
+
+    /// The routing type and address of the EWS reader's `urn:x-ms-ews:<routing>:<address>`.
+    static func routedAddress(_ url: String) -> (routing: String, address: String)? {
+        let prefix = "urn:x-ms-ews:"
+        guard url.lowercased().hasPrefix(prefix) else { return nil }
+        let rest = url.dropFirst(prefix.count)
+        guard let colon = rest.firstIndex(of: ":"), colon != rest.startIndex else { return nil }
+        let address = rest[rest.index(after: colon)...]
+        guard !address.isEmpty else { return nil }
+        return (rest[..<colon].uppercased(), String(address))
     }
 
     /// What the item carried that no element took.
@@ -324,14 +398,13 @@ extension EWSWriter {
         if !item.recurrenceDates.isEmpty || item.recurrenceRules.count > 1 {
             // Handled by the series writer (expanded); nothing more to say here.
         }
-        if item.attendees.contains(where: { $0.expectsReply != nil }) {
-            losses.loss("attendees.rsvp", log: log, file: destination, line: line, "EWS attendees carry no RSVP")
-        }
         for name in consumed.remainingNames() {
             losses.loss("property.\(name)", log: log, file: destination, line: line, "EWS calendar items cannot hold \(name)")
         }
         for component in item.components {
-            losses.loss("components.\(component.name)", log: log, file: destination, line: line, "EWS calendar items cannot hold a \(component.name)")
+            losses.loss(
+                "components.\(component.name)", log: log, file: destination, line: line,
+                "EWS calendar items cannot hold a \(component.name)")
         }
     }
 }

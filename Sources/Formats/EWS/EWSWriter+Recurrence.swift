@@ -45,7 +45,8 @@ extension EWSWriter {
         if createsItems && (!modified.isEmpty || !deleted.isEmpty) {
             losses.loss(
                 "overrides", log: log, file: destination, line: line,
-                "CreateItem creates a series without its modified and deleted occurrences (UpdateItem and DeleteItem on its occurrences change them)")
+                "CreateItem creates a series without its modified and deleted occurrences (UpdateItem and DeleteItem on its occurrences change them)"
+            )
             modified = []
             deleted = []
         }
@@ -70,14 +71,18 @@ extension EWSWriter {
     }
 
     /// The item's recurrence as Exchange's one pattern, or why EWS cannot hold it.
-    private func exchangeRecurrence(of item: CalendarItem, start: CalendarDateTime) -> Result<ExchangeRecurrence, ExchangeRecurrence.Unrepresentable> {
+    private func exchangeRecurrence(of item: CalendarItem, start: CalendarDateTime) -> Result<
+        ExchangeRecurrence, ExchangeRecurrence.Unrepresentable
+    > {
         if !item.recurrenceDates.isEmpty { return .failure(.init("RDATE: Exchange has no added dates")) }
         guard item.recurrenceRules.count == 1, let rule = item.recurrenceRules.first else {
             return .failure(.init("\(item.recurrenceRules.count) RRULEs: Exchange holds one pattern"))
         }
         do {
             let recurrence = try ExchangeRecurrence(rule: rule, start: start)
-            if let reason = recurrence.unrepresentableReason(in: .ews) ?? recurrence.unrepresentableStart(start) { return .failure(.init(reason)) }
+            if let reason = recurrence.unrepresentableReason(in: .ews) ?? recurrence.offPatternReason(start: start) {
+                return .failure(.init(reason))
+            }
             return .success(recurrence)
         } catch let problem as ExchangeRecurrence.Unrepresentable {
             return .failure(problem)

@@ -1,4 +1,5 @@
 import CalendarModel
+import ExchangeData
 import Foundation
 
 /// Writes calendars as the document Exchange itself returns for GetItem (a SOAP envelope with
@@ -35,6 +36,10 @@ public struct EWSWriter: CalendarWriter {
     var losses = EWSLossTally()
     /// The calendar's X-WR-TIMEZONE: the zone of its floating times and all-day items.
     var calendarZone: EWSZone?
+    /// The stream's VTIMEZONEs, for TZIDs that name no known zone.
+    private var definitions = ExchangeZoneDefinitions()
+    /// Calendars begun so far.
+    private var calendarCount = 0
     private var started = false
 
     struct Series {
@@ -61,21 +66,31 @@ public struct EWSWriter: CalendarWriter {
         try startDocument()
         switch element {
         case .beginCalendar(let calendar):
+            calendarCount += 1
+            if calendarCount == 2 {
+                losses.loss(
+                    "calendars", log: log, file: destination, line: nil,
+                    "an EWS document is one folder's items: the input's calendars are written as one, so a UID used in two of them names one series"
+                )
+            }
             calendarZone = calendar.defaultTimeZone.flatMap { zones.zone($0) }
             if calendar.title != nil {
                 losses.loss("calendar.title", log: log, file: destination, line: nil, "EWS items carry no calendar name")
             }
         case .entry(let entry, let line):
             switch entry {
-            case .event(let event): route(event, line: line)
+            case .event(let event): route(zoned(event, line: line), line: line)
             case .reminder:
-                losses.loss("reminders", log: log, file: destination, line: line, "a VTODO is not a calendar item; EWS tasks are not written")
-            case .timeZone:
-                // Zones are written from current tz data as each item needs them.
-                break
+                losses.loss(
+                    "reminders", log: log, file: destination, line: line, "a VTODO is not a calendar item; EWS tasks are not written")
+            case .timeZone(let definition):
+                // Zones are written from current tz data as each item needs them; a definition
+                // serves a TZID that names no zone by itself.
+                definitions.add(definition)
             case .other(let component):
                 losses.loss(
-                    "components.\(component.name)", log: log, file: destination, line: line, "EWS calendar items cannot hold a \(component.name)")
+                    "components.\(component.name)", log: log, file: destination, line: line,
+                    "EWS calendar items cannot hold a \(component.name)")
             }
         case .endCalendar:
             // A series never spans calendars.
@@ -128,7 +143,8 @@ public struct EWSWriter: CalendarWriter {
             xml.open("s:Header")
             // What Exchange 2016 and Exchange Online answer with; readers use it to pick a schema.
             xml.empty(
-                "t:ServerVersionInfo", " MajorVersion=\"15\" MinorVersion=\"1\" MajorBuildNumber=\"2507\" MinorBuildNumber=\"6\" Version=\"V2017_07_11\"")
+                "t:ServerVersionInfo",
+                " MajorVersion=\"15\" MinorVersion=\"1\" MajorBuildNumber=\"2507\" MinorBuildNumber=\"6\" Version=\"V2017_07_11\"")
             xml.close("s:Header")
             xml.open("s:Body")
             xml.open("m:GetItemResponse")
@@ -147,11 +163,20 @@ public struct EWSWriter: CalendarWriter {
         }
     }
 
+    /// `event` with its times in zones Exchange can name (`ExchangeZoneDefinitions`); a zone
+    /// that could not be kept is reported.
+    private mutating func zoned(_ event: Event, line: Int) -> Event {
+        var lost: [String] = []
+        let result = definitions.resolving(event, lost: &lost)
+        for message in lost { losses.loss("timeZone", log: log, file: destination, line: line, message) }
+        return result
+    }
+
     // MARK: - Grouping series
 
     private mutating func route(_ event: Event, line: Int) {
         guard let uid = event.uid else {
-            // No UID, so no overrides can name it: a series is complete as it stands.
+            // No override can name an event without a UID: a series is complete as it comes.
             if event.item.hasRecurrenceRules {
                 writeMaster(event, line: line, overrides: [])
             } else {

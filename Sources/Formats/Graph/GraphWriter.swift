@@ -56,6 +56,10 @@ public struct GraphWriter: CalendarWriter {
     private var seriesCount = 0
     /// UIDs of series already written, kept while recent, to tell a late override from a stray one.
     private var reportedKinds: Set<String> = []
+    /// The stream's VTIMEZONEs, for TZIDs that name no known zone.
+    private var definitions = ExchangeZoneDefinitions()
+    /// Calendars begun so far.
+    private var calendarCount = 0
 
     /// A writer sending bytes to `sink`.
     public init(
@@ -82,23 +86,48 @@ public struct GraphWriter: CalendarWriter {
     public mutating func write(_ element: CalendarStreamElement) throws {
         switch element {
         case .beginCalendar(let c):
+            calendarCount += 1
+            if calendarCount == 2 {
+                loss(
+                    "calendars",
+                    "Graph event bodies carry no calendar: the input's calendars are written as one list, so a UID used in two of them names one series"
+                )
+            }
             if c.title != nil || !c.properties.isEmpty {
-                lossOnce("VCALENDAR", "Graph event bodies carry no calendar: its name and properties are not written (POST them into the calendar you choose)")
+                lossOnce(
+                    "VCALENDAR",
+                    "Graph event bodies carry no calendar: its name and properties are not written (POST them into the calendar you choose)"
+                )
             }
         case .endCalendar:
             break
         case .entry(let entry, let line):
             switch entry {
-            case .event(let e): try event(e, line: line)
+            case .event(let e): try event(zoned(e, line: line), line: line)
             case .reminder: lossOnce("VTODO", "tasks are not Graph events (Microsoft To Do has its own API); left out")
-            case .timeZone: break  // Graph names zones; definitions are not needed.
+            // Graph names zones; a definition serves a TZID that names no zone by itself.
+            case .timeZone(let definition): definitions.add(definition)
             case .other(let c): lossOnce(c.name, "\(c.name) has no Graph counterpart; left out")
             }
         }
         try out.flushIfFull()
     }
 
+    /// `e` with its times in zones Graph can name (`ExchangeZoneDefinitions`); a zone that could
+    /// not be kept is reported.
+    private mutating func zoned(_ e: Event, line: Int) -> Event {
+        var lost: [String] = []
+        let result = definitions.resolving(e, lost: &lost)
+        for message in lost { loss("TZID", message, line: line) }
+        return result
+    }
+
     private mutating func event(_ e: Event, line: Int) throws {
+        guard e.start != nil else {
+            // Graph's events need a start (POST /me/events refuses one without, and so does the reader).
+            loss("DTSTART", "an event without a start cannot be a Graph event; left out", line: line)
+            return
+        }
         let uid = e.uid ?? ""
         if e.recurrenceID != nil {
             if series[uid] == nil {
@@ -107,7 +136,10 @@ public struct GraphWriter: CalendarWriter {
                 seriesCount += 1
             }
             series[uid]?.overrides.append(e)
-        } else if e.item.hasRecurrenceRules, !uid.isEmpty {
+        } else if e.item.hasRecurrenceRules, uid.isEmpty {
+            // No override can name a series without a UID: it is complete as it comes.
+            try writeSeries(e, overrides: [], line: line)
+        } else if e.item.hasRecurrenceRules {
             if let waiting = series[uid], waiting.master == nil {
                 series[uid]?.master = e
             } else {
@@ -185,7 +217,11 @@ public struct GraphWriter: CalendarWriter {
         } else {
             do {
                 let r = try ExchangeRecurrence(rule: master.recurrenceRules[0], start: start)
-                if let reason = r.unrepresentableReason(in: .graph) ?? r.unrepresentableStart(start) { why = reason } else { recurrence = r }
+                if let reason = r.unrepresentableReason(in: .graph) ?? r.offPatternReason(start: start) {
+                    why = reason
+                } else {
+                    recurrence = r
+                }
             } catch let error as ExchangeRecurrence.Unrepresentable {
                 why = error.reason
             } catch {
@@ -200,13 +236,16 @@ public struct GraphWriter: CalendarWriter {
         var body = encoder.body(master, recurrence: recurrence, losses: &losses)
         // EXDATEs: the days they fall on in the series' zone.
         var cancelled: [JSONValue] = []
-        let owner = master.properties.first { $0.name == ExchangeProperties.graphID }.flatMap { p -> String? in
-            if case .text(let t) = p.value { return t.first }
-            return nil
-        } ?? master.uid ?? ""
+        let owner =
+            master.properties.first { $0.name == ExchangeProperties.graphID }.flatMap { p -> String? in
+                if case .text(let t) = p.value { return t.first }
+                return nil
+            } ?? master.uid ?? ""
         for list in master.exceptionDates {
             for d in list.dates {
-                let day = d.isDateOnly || d.reference == start.reference ? d.date : GraphDateTimes.utc(d).map { GraphSeriesGrouper.recurrenceID($0, seriesStart: start).date } ?? d.date
+                let day =
+                    d.isDateOnly || d.reference == start.reference
+                    ? d.date : GraphDateTimes.utc(d).map { GraphSeriesGrouper.recurrenceID($0, seriesStart: start).date } ?? d.date
                 cancelled.append(.string("OID.\(owner).\(ISO8601Text.date(day))"))
             }
         }
@@ -215,7 +254,10 @@ public struct GraphWriter: CalendarWriter {
         for o in overrides {
             guard let rid = o.recurrenceID, let original = GraphDateTimes.timestampText(rid) else { continue }
             if o.recurrenceAppliesToFuture {
-                losses.append(.init(field: "RECURRENCE-ID", message: "RANGE=THISANDFUTURE of \(master.uid ?? "") is written as one exception (Graph has none)"))
+                losses.append(
+                    .init(
+                        field: "RECURRENCE-ID",
+                        message: "RANGE=THISANDFUTURE of \(master.uid ?? "") is written as one exception (Graph has none)"))
             }
             var overrideLosses: [GraphEventEncoder.Loss] = []
             var e = encoder.body(o, recurrence: nil, losses: &overrideLosses)
