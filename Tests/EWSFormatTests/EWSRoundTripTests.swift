@@ -12,9 +12,12 @@ import XCTest
 /// They need the registered `ews` format to read (the EWS reader, issue 15 item 2): until it
 /// is in the build they are skipped, saying so.
 final class EWSRoundTripTests: XCTestCase {
-    /// Fields whose loss may change which occurrences come out.
+    /// Fields whose loss may change which occurrences come out: a THISANDFUTURE override
+    /// written for its one occurrence, and rule or date properties too broken to be read as
+    /// such (kept as unknown properties, which EWS cannot hold) among them.
     static let occurrenceLosses: Set<String> = [
-        "recurrence", "floatingTime", "timeZone", "overrides", "exceptionDates.period", "reminders",
+        "recurrence", "floatingTime", "timeZone", "overrides", "exceptionDates.period", "reminders", "recurrenceID.range",
+        "property.RRULE", "property.RDATE", "property.EXDATE", "property.EXRULE", "property.DTSTART", "property.DTEND",
     ]
 
     override func setUpWithError() throws {
