@@ -12,46 +12,39 @@ enum CSVAttendeeList {
 
     /// The entries of a cell, in order; empty entries are dropped.
     static func parse(_ text: String) -> [Entry] {
+        // Every Character but a separator belongs to the entry being read, so an entry is the
+        // slice between two separators: kept as a Substring, not rebuilt Character by Character.
         var entries: [Entry] = []
-        var current = ""
+        var start = text.startIndex
         var inQuotes = false
         var inAngle = false
         var escaped = false
-        func finish() {
-            if let entry = entry(current) { entries.append(entry) }
-            current = ""
-        }
-        for c in text {
+        var i = text.startIndex
+        while i != text.endIndex {
+            let c = text[i]
+            let next = text.index(after: i)
+            defer { i = next }
             if escaped {
-                current.append(c)
                 escaped = false
                 continue
             }
             switch c {
-            case "\\" where inQuotes:
-                escaped = true
-                current.append(c)
-            case "\"":
-                inQuotes.toggle()
-                current.append(c)
-            case "<" where !inQuotes:
-                inAngle = true
-                current.append(c)
-            case ">" where !inQuotes:
-                inAngle = false
-                current.append(c)
+            case "\\" where inQuotes: escaped = true
+            case "\"": inQuotes.toggle()
+            case "<" where !inQuotes: inAngle = true
+            case ">" where !inQuotes: inAngle = false
             case ";" where !inQuotes && !inAngle, "\n" where !inQuotes && !inAngle, "\r" where !inQuotes && !inAngle:
-                finish()
-            default:
-                current.append(c)
+                if let entry = entry(text[start..<i]) { entries.append(entry) }
+                start = next
+            default: break
             }
         }
-        finish()
+        if let entry = entry(text[start...]) { entries.append(entry) }
         return entries
     }
 
-    private static func entry(_ raw: String) -> Entry? {
-        let text = raw.trimmingCharacters(in: .whitespaces)
+    private static func entry(_ raw: Substring) -> Entry? {
+        let text = String(raw).trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return nil }
         if let open = text.lastIndex(of: "<"), text.hasSuffix(">") {
             let address = String(text[text.index(after: open)..<text.index(before: text.endIndex)]).trimmingCharacters(in: .whitespaces)
@@ -105,28 +98,17 @@ enum CSVAttendeeList {
         participants.map(format).joined(separator: "; ")
     }
 
+    /// The bytes of the characters that make a name need quotes (checked first, since most
+    /// names have none and a byte scan is much cheaper than comparing Characters), and 0xCD, the
+    /// lead byte of U+037E GREEK QUESTION MARK, which Swift takes for `;`.
+    private static let quotedNameBytes: [UInt8] = Array(";<>\"\\,\n\r".utf8) + [0xCD]
+
     /// One participant as `Name <address>`, or the bare address when it has no name.
     static func format(_ participant: Participant) -> String {
         let address = address(of: participant)
         guard let name = participant.name, !name.isEmpty else { return address }
-        let needsQuotes = name.contains { ";<>\"\\,\n\r".contains($0) }
+        let needsQuotes = name.utf8ContainsAny(of: Self.quotedNameBytes) && name.contains { ";<>\"\\,\n\r".contains($0) }
         let shownName = needsQuotes ? "\"" + name.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\"" : name
         return address.isEmpty ? shownName : "\(shownName) <\(address)>"
-    }
-}
-
-extension String {
-    /// The string with every occurrence of `target` replaced (without Foundation).
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var result = ""
-        var rest = self[...]
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        result += rest
-        return result
     }
 }
