@@ -58,27 +58,23 @@ final class CSVDateCodec {
     /// The date a cell holds, or nil when no pattern reads all of it or the day does not exist.
     func date(_ text: String) -> CalendarDate? {
         Self.cached(text, in: &readDates) {
-            for reader in dateReaders {
-                if let f = reader.parse(text) {
-                    let date = CalendarDate(year: f[0], month: f[1], day: f[2])
-                    return date.isValid ? date : nil
-                }
-            }
-            return nil
+            Self.read(text, with: dateReaders) { f in CalendarDate(year: f[0], month: f[1], day: f[2]) }.flatMap { $0.isValid ? $0 : nil }
         }
     }
 
     /// The time of day a cell holds, or nil.
     func time(_ text: String) -> TimeOfDay? {
         Self.cached(text, in: &readTimes) {
-            for reader in timeReaders {
-                if let f = reader.parse(text) {
-                    let time = TimeOfDay(hour: f[3], minute: f[4], second: f[5])
-                    return time.isValid ? time : nil
-                }
-            }
-            return nil
+            Self.read(text, with: timeReaders) { f in TimeOfDay(hour: f[3], minute: f[4], second: f[5]) }.flatMap { $0.isValid ? $0 : nil }
         }
+    }
+
+    /// The value of the fields the first pattern that reads all of `text` finds.
+    private static func read<Value>(_ text: String, with readers: [ICUDatePattern], _ value: ([Int]) -> Value) -> Value? {
+        for reader in readers {
+            if let fields = reader.parse(text) { return value(fields) }
+        }
+        return nil
     }
 
     /// A date in the written pattern.

@@ -164,9 +164,9 @@ struct FlatRowMapper {
             name = value
             rest = rest[rest.index(after: closed)...].drop { $0 == " " }
         }
-        guard rest.hasPrefix("<"), let close = rest.firstIndex(of: ">") else { return nil }
-        var p = Participant(name: name, url: String(rest[rest.index(after: rest.startIndex)..<close]))
-        for (key, value) in FlatText.parameters(rest[rest.index(after: close)...]) {
+        guard rest.hasPrefix("<"), let close = rest.firstIndex(ofASCII: UInt8(ascii: ">")) else { return nil }
+        var p = Participant(name: name, url: String(rest[rest.utf8.index(after: rest.startIndex)..<close]))
+        for (key, value) in FlatText.parameters(rest[rest.utf8.index(after: close)...]) {
             let list = value.splitting(at: UInt8(ascii: ",")).map { FlatText.unescape($0) }
             switch key {
             case "role": p.role = vocabulary.role(for: value)

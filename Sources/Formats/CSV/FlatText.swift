@@ -198,26 +198,16 @@ enum FlatText {
     /// `key=value;key=value` into pairs, in order.
     static func parameters(_ text: Substring) -> [(String, String)] {
         text.splitting(at: UInt8(ascii: ";")).map { part in
-            guard let eq = part.firstIndex(of: "=") else { return (String(part).trimmingCharacters(in: .whitespaces), "") }
-            return (String(part[..<eq]).trimmingCharacters(in: .whitespaces), unescape(part[part.index(after: eq)...]))
+            guard let eq = part.firstIndex(ofASCII: UInt8(ascii: "=")) else {
+                return (String(part).trimmingCharacters(in: .whitespaces), "")
+            }
+            return (String(part[..<eq]).trimmingCharacters(in: .whitespaces), unescape(part[part.utf8.index(after: eq)...]))
         }
     }
 
     /// The lines of a cell, without empty ones. Split on bytes: CR and LF are always Characters
     /// of their own (or CR LF one together, which leaves only an empty piece between them).
     static func lines(_ text: String) -> [Substring] {
-        let bytes = text.utf8
-        var lines: [Substring] = []
-        var start = bytes.startIndex
-        var i = start
-        while i != bytes.endIndex {
-            if bytes[i] == 0x0A || bytes[i] == 0x0D {
-                if start != i { lines.append(text[start..<i]) }
-                start = bytes.index(after: i)
-            }
-            i = bytes.index(after: i)
-        }
-        if start != bytes.endIndex { lines.append(text[start..<bytes.endIndex]) }
-        return lines
+        text.utf8Pieces { $0 == 0x0A || $0 == 0x0D }
     }
 }

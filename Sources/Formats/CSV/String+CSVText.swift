@@ -34,28 +34,53 @@ extension StringProtocol {
     /// separator byte with ASCII bytes (or the text's ends) on both sides is a Character of its
     /// own; when one is not, or the text may hold a character equal to `;`, the Character split
     /// decides.
-    func splitting(at separator: UInt8) -> [SubSequence] {
-        let bytes = utf8
+    func splitting(at separator: UInt8) -> [Substring] {
         var previous: UInt8 = 0
         var afterSeparator = false
-        for b in bytes {
+        for b in utf8 {
             if (afterSeparator && b >= 0x80) || (b == separator && previous >= 0x80) || (b == 0xCD && separator == UInt8(ascii: ";")) {
-                return split(separator: Character(Unicode.Scalar(separator)))
+                return split(separator: Character(Unicode.Scalar(separator))).map { Substring($0) }
             }
             afterSeparator = b == separator
             previous = b
         }
-        var pieces: [SubSequence] = []
+        return utf8Pieces { $0 == separator }
+    }
+
+    /// The pieces between separator bytes, empty ones left out, each a String of its own: a slice
+    /// cut at a UTF-8 index would make every Character step in it round that index first.
+    func utf8Pieces(separatedBy isSeparator: (UInt8) -> Bool) -> [Substring] {
+        var pieces: [Substring] = []
+        let bytes = utf8
         var start = bytes.startIndex
         var i = start
         while i != bytes.endIndex {
-            if bytes[i] == separator {
-                if start != i { pieces.append(self[start..<i]) }
+            if isSeparator(bytes[i]) {
+                if start != i { pieces.append(String(decoding: bytes[start..<i], as: UTF8.self)[...]) }
                 start = bytes.index(after: i)
             }
             i = bytes.index(after: i)
         }
-        if start != bytes.endIndex { pieces.append(self[start..<bytes.endIndex]) }
+        if start != bytes.endIndex { pieces.append(String(decoding: bytes[start...], as: UTF8.self)[...]) }
         return pieces
+    }
+
+    /// `firstIndex(of:)` an ASCII character other than CR and LF, found by bytes when the first
+    /// such byte has ASCII bytes (or the text's ends) on both sides, by Characters otherwise.
+    func firstIndex(ofASCII character: UInt8) -> Index? {
+        let bytes = utf8
+        var previous: UInt8 = 0
+        var i = bytes.startIndex
+        while i != bytes.endIndex {
+            let b = bytes[i]
+            if b == character {
+                let next = bytes.index(after: i)
+                if previous < 0x80 && (next == bytes.endIndex || bytes[next] < 0x80) { return i }
+                return firstIndex(of: Character(Unicode.Scalar(character)))
+            }
+            previous = b
+            i = bytes.index(after: i)
+        }
+        return nil
     }
 }
