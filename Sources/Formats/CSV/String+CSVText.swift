@@ -16,6 +16,17 @@ extension String {
         result += rest
         return result
     }
+
+    /// `lastIndex(of:)` an ASCII character other than CR and LF, found by bytes when the last
+    /// such byte has ASCII bytes (or the text's ends) on both sides, by Characters otherwise.
+    func lastIndex(ofASCII character: UInt8) -> Index? {
+        let bytes = utf8
+        guard let i = bytes.lastIndex(of: character) else { return nil }
+        let before = i == bytes.startIndex ? 0 : bytes[bytes.index(before: i)]
+        let next = bytes.index(after: i)
+        if before < 0x80 && (next == bytes.endIndex || bytes[next] < 0x80) { return i }
+        return lastIndex(of: Character(Unicode.Scalar(character)))
+    }
 }
 
 /// Byte-level shortcuts for the CSV cells, read and written once per cell. Each gives exactly
