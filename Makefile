@@ -55,15 +55,22 @@ format:
 	$(SWIFT) format -i -r Sources Tests
 
 # Speed and memory against libical and python icalendar on generated archives (10k and 100k
-# items, under bench-data/, git-ignored). Prints events/s, MB/s, peak RSS and the ratios;
-# BENCHMARKS.md records the figures. Never part of `make test`.
+# items, under bench-data/, git-ignored), and every format pair (ICS -> F, F -> ICS) against
+# ICS -> ICS. Prints events/s, MB/s, peak RSS and the ratios, and fails when a pair is outside
+# issue 19's bound (BENCH_FLAGS=--no-check to look without failing); BENCHMARKS.md says how to
+# read it and records the figures. Never part of `make test`.
 BENCH_SIZES ?= 10000,100000
 BENCH_RUNS ?= 3
+# Rounds of the format-pair section (per size, two conversions per format and ICS -> ICS beside
+# them): 1 for a quick look.
+BENCH_PAIRS_RUNS ?= $(BENCH_RUNS)
+BENCH_FLAGS ?=
 # The live CalDAV section: a push and a pull of this many items against a local Radicale.
 BENCH_CALDAV_ITEMS ?= 10000
 bench: deps bench-deps
 	$(SWIFT) build -c release --product calport
-	python3 Benchmarks/bench.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --caldav $(BENCH_CALDAV_ITEMS)
+	python3 Benchmarks/bench.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --pairs-runs $(BENCH_PAIRS_RUNS) \
+		--caldav $(BENCH_CALDAV_ITEMS) $(BENCH_FLAGS)
 
 # Only the RFC 7529 expansion section: a 100-year Chinese rule against a Gregorian yearly one.
 bench-expansion: deps

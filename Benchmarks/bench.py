@@ -3,9 +3,12 @@
 
 Generates archives with ../shared/bench/gen_archive.py (deterministic; kept under bench-data/,
 which git ignores), then times, for each size:
-  calport ICS -> ICS, ICS -> jsonl, ICS -> jcal (when a jcal format is registered),
-  ICS -> EWS and EWS -> ICS (when an ews format is registered; EWS -> ICS when it reads),
-  libical parse + serialize (libical_roundtrip.c), python icalendar parse -> ICS and -> jCal.
+  calport ICS -> ICS against libical parse + serialize (libical_roundtrip.c), in alternation,
+  and python icalendar parse -> ICS and -> jCal;
+  every format pair, ICS -> F and F -> ICS for each format `calport formats` lists, against
+  ICS -> ICS in the same rounds (pairs_bench.py), then the bound check of issue 19: the run
+  exits 1 when a pair is outside it, unless --no-check;
+then the RSCALE expansion section and, with --caldav N, a live CalDAV push and pull.
 Each figure is the median wall time of --runs runs; peak RSS is the child's ru_maxrss from
 wait4. The machines are shared and noisy, so the ratios (same run, same files) are what count.
 """
@@ -16,24 +19,36 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+
+from pairs_bench import check, pairs_header, pairs_section, print_check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared", "bench"))
 
 
+def run_child(cmd):
+    """Wall seconds, peak RSS (KB), exit code and standard error of one run of cmd."""
+    # Standard error goes to a file, not a pipe: a conversion that warns per item would fill a
+    # pipe's 64 KB and block, since it is read only once the child has ended.
+    with tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        return elapsed, usage.ru_maxrss, proc.returncode, err.read().decode(errors="replace")
+
+
 def run_once(cmd):
-    """Wall seconds and peak RSS (KB) of one run of cmd."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    err = proc.stderr.read().decode(errors="replace")
-    proc.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"failed ({os.waitstatus_to_exitcode(status)}): {' '.join(cmd)}\n{err}")
-    return elapsed, usage.ru_maxrss
+    """Wall seconds and peak RSS (KB) of one run of cmd; stops the benchmark when it fails."""
+    elapsed, rss, code, err = run_child(cmd)
+    if code != 0:
+        sys.exit(f"failed ({code}): {' '.join(cmd)}\n{err}")
+    return elapsed, rss
 
 
 def run(cmd, runs):
@@ -132,6 +147,14 @@ def main():
     parser.add_argument("--data", default=os.path.join(ROOT, "bench-data"))
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--pairs-runs", type=int, help="rounds of the format-pair section (default: --runs); 1 for a quick look")
+    parser.add_argument("--formats", help="only these formats in the pair section, comma-separated (default: every one `calport formats` lists)")
+    parser.add_argument("--pairs-only", action="store_true", help="run only the format-pair section and its check")
+    parser.add_argument("--no-check", action="store_true", help="print the bound check but exit 0 when a pair is outside it")
+    parser.add_argument("--max-ratio", type=float, default=3.0, help="bound: a pair's time over ICS -> ICS at the largest size")
+    parser.add_argument("--max-rss-mb", type=float, default=64, help="bound: a pair's peak RSS at any size")
+    parser.add_argument("--max-rss-growth", type=float, default=0.10,
+                        help="bound: a pair's peak RSS at the largest size over the smallest's, minus 1")
     parser.add_argument("--python-runs", type=int, default=1, help="python icalendar is ~100x slower: fewer runs")
     parser.add_argument("--skip-python-above", type=int, default=10000,
                         help="python icalendar takes minutes on 100k items (2.9 GB RSS): skipped above this size unless raised")
@@ -141,39 +164,49 @@ def main():
     parser.add_argument("--caldav", type=int, default=0, help="also push and pull an archive of this many items to a local Radicale")
     parser.add_argument("--only-caldav", action="store_true", help="run only the live CalDAV section")
     args = parser.parse_args()
-    if args.expansion_only:
-        figures = expansion_section(args)
+    pairs_runs = args.pairs_runs or args.runs
+    figures = []
+
+    def finish(status=0):
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(figures, f, indent=1)
-        return
+        sys.exit(status)
+
+    if args.expansion_only:
+        figures += expansion_section(args)
+        finish()
     os.makedirs(args.data, exist_ok=True)
-    libical = build_libical(args.data)
-    formats = subprocess.run([args.calport, "formats"], check=True, capture_output=True, text=True).stdout
-    format_ids = {line.split("\t")[0] for line in formats.splitlines()}
-    has_jcal = "jcal" in format_ids
-    has_ews = "ews" in format_ids
-    has_graph = "graph" in format_ids
+    listed = subprocess.run([args.calport, "formats"], check=True, capture_output=True, text=True).stdout
+    format_ids = [line.split("\t")[0] for line in listed.splitlines() if line.split("\t")[0] != "ics"]
+    if args.formats:
+        unknown = [f for f in args.formats.split(",") if f not in format_ids]
+        if unknown:
+            sys.exit(f"not formats of this build: {', '.join(unknown)} (calport formats lists {', '.join(format_ids)})")
+        format_ids = [f for f in format_ids if f in args.formats.split(",")]
+    sizes = [] if args.only_caldav else [int(s) for s in args.sizes.split(",")]
+    archives = {items: archive(args.data, items) for items in sizes}
     out = lambda name: os.path.join(args.data, name)
 
     print(f"machine: {platform.node()} {platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}; "
-          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; median of {args.runs} runs")
-    header = f"{'items':>7} {'MB':>6}  {'tool / conversion':<34} {'seconds':>8} {'events/s':>10} {'MB/s':>7} {'peak RSS':>9}"
-    print(header)
-    print("-" * len(header))
-    figures = []
-    for items in ([] if args.only_caldav else [int(s) for s in args.sizes.split(",")]):
-        path, info = archive(args.data, items)
+          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; median of {args.runs} runs, format pairs {pairs_runs} rounds")
+    peers = {}
+    if sizes and not args.pairs_only:
+        libical = build_libical(args.data)
+        header = f"{'items':>7} {'MB':>6}  {'tool / conversion':<34} {'seconds':>8} {'events/s':>10} {'MB/s':>7} {'peak RSS':>9}"
+        print(header)
+        print("-" * len(header))
+    for items in ([] if args.pairs_only else sizes):
+        path, info = archives[items]
         mb = info["bytes"] / 1e6
         events = info["items"]
-        rows = []
 
         def measure(label, cmd, runs, result=None):
             seconds, rss = result[:2] if result else run(cmd, runs)
             row = {"items": items, "megabytes": round(mb, 1), "label": label, "seconds": round(seconds, 3),
                    "events_per_second": round(events / seconds), "megabytes_per_second": round(mb / seconds, 1),
                    "peak_rss_mb": round(rss / 1024, 1)}
-            rows.append(row)
+            figures.append(row)
             print(f"{items:>7} {mb:>6.1f}  {label:<34} {seconds:>8.3f} {events / seconds:>10.0f} {mb / seconds:>7.1f} {rss / 1024:>7.1f}MB",
                   flush=True)
             return row
@@ -183,31 +216,6 @@ def main():
         li_cmd = [libical, path, out("libical.ics")]
         cp_result, li_result = run_alternating([cp_ics_cmd, li_cmd], args.runs)
         cp_ics = measure("calport ICS -> ICS", cp_ics_cmd, args.runs, cp_result)
-        cp_jsonl = measure("calport ICS -> jsonl", [args.calport, "convert", path, "-o", out("calport.jsonl"), "--no-progress"], args.runs)
-        cp_jcal = None
-        if has_jcal:
-            cp_jcal = measure("calport ICS -> jcal", [args.calport, "convert", path, "-o", out("calport.jcal"), "-t", "jcal", "--no-progress"],
-                              args.runs)
-        if has_ews:
-            # EWS both ways (issue 15): ICS -> EWS, then that EWS back to ICS (-f ews: the reader
-            # needs no sniffing). Bound: within 3x ICS -> ICS, peak RSS flat across sizes.
-            cp_ews = measure("calport ICS -> EWS", [args.calport, "convert", path, "-o", out("calport.xml"), "-t", "ews", "--no-progress"],
-                             args.runs)
-            ews_ics = None
-            if subprocess.run([args.calport, "convert", out("calport.xml"), "-f", "ews", "-t", "ics", "-o", out("from-ews.ics"),
-                               "--no-progress"], capture_output=True).returncode == 0:
-                ews_ics = measure("calport EWS -> ICS", [args.calport, "convert", out("calport.xml"), "-f", "ews", "-o",
-                                                          out("from-ews.ics"), "--no-progress"], args.runs)
-            print(f"  calport ICS->EWS = {cp_ews['seconds'] / cp_ics['seconds']:.2f}x the time of ICS->ICS"
-                  + (f", EWS->ICS = {ews_ics['seconds'] / cp_ics['seconds']:.2f}x" if ews_ics else ", EWS->ICS: this build cannot read EWS"))
-        if has_graph:
-            # Graph both ways: ICS -> Graph, then that Graph file -> ICS (within 3x ICS -> ICS, flat memory).
-            cp_graph = measure("calport ICS -> graph", [args.calport, "convert", path, "-o", out("calport.graph.json"), "-t", "graph",
-                                                       "--no-progress"], args.runs)
-            cp_from_graph = measure("calport graph -> ICS", [args.calport, "convert", out("calport.graph.json"), "-f", "graph", "-o",
-                                                            out("calport.from-graph.ics"), "--no-progress"], args.runs)
-            print(f"  calport ICS->graph = {cp_graph['seconds'] / cp_ics['seconds']:.2f}x the time of ICS->ICS,"
-                  + f" graph->ICS = {cp_from_graph['seconds'] / cp_ics['seconds']:.2f}x")
         li = measure("libical parse+serialize ICS -> ICS", li_cmd, args.runs, li_result)
         round_ratios = sorted(l / c for l, c in zip(li_result[2], cp_result[2]))
         py_ics = py_json = None
@@ -215,22 +223,39 @@ def main():
             py = [sys.executable, os.path.join(SHARED, "py_icalendar_run.py")]
             py_ics = measure("python icalendar ICS -> ICS", py + ["ics", path, out("python.ics")], args.python_runs)
             py_json = measure("python icalendar ICS -> jCal", py + ["json", path, out("python.json")], args.python_runs)
+        peers[items] = (li, py_json)
         print(f"  calport ICS->ICS throughput = {li['seconds'] / cp_ics['seconds']:.2f}x libical"
               + f" (round by round: median {statistics.median(round_ratios):.2f}x, {round_ratios[0]:.2f}x-{round_ratios[-1]:.2f}x)"
               + (f", {py_ics['seconds'] / cp_ics['seconds']:.1f}x python icalendar" if py_ics else ""))
-        if cp_jcal and py_json:
-            print(f"  calport ICS->jcal throughput = {py_json['seconds'] / cp_jcal['seconds']:.1f}x python icalendar (jCal)")
-        print(f"  calport ICS->jsonl throughput = {li['seconds'] / cp_jsonl['seconds']:.2f}x libical's ICS round trip")
-        figures += rows
-    figures += expansion_section(args)
-    if args.caldav > 0:
+
+    # Every format both ways against ICS -> ICS, then the bound of issue 19.
+    pair_rows = []
+    if sizes:
+        pairs_header(pairs_runs)
+    for items in sizes:
+        rows = pairs_section(args.calport, archives[items][0], args.data, items, format_ids, pairs_runs, run_child)
+        pair_rows += rows
+        seconds = {r["label"]: r.get("seconds") for r in rows}
+        li, py_json = peers.get(items, (None, None))
+        if li and seconds.get("ICS -> jsonl"):
+            print(f"  calport ICS->jsonl throughput = {li['seconds'] / seconds['ICS -> jsonl']:.2f}x libical's ICS round trip")
+        if py_json and seconds.get("ICS -> jcal"):
+            print(f"  calport ICS->jcal throughput = {py_json['seconds'] / seconds['ICS -> jcal']:.1f}x python icalendar (jCal)")
+    figures += pair_rows
+    failures = check(pair_rows, args.max_ratio, args.max_rss_mb, args.max_rss_growth)
+    status = print_check(failures, not args.no_check) if pair_rows else 0
+
+    if not args.pairs_only:
+        figures += expansion_section(args)
+    if args.caldav > 0 and not args.pairs_only:
         # A separate section: its own archive size and its own server, after the file figures.
         from caldav_bench import caldav_section
         path, _ = archive(args.data, args.caldav)
         figures += caldav_section(args.calport, path, args.caldav, run_once)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(figures, f, indent=1)
+    if failures and not args.pairs_only:
+        # Repeated at the end, where a long run's reader looks first.
+        print_check(failures, not args.no_check)
+    finish(status)
 
 
 if __name__ == "__main__":

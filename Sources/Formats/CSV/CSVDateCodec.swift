@@ -12,6 +12,16 @@ final class CSVDateCodec {
     private let timeReaders: [ICUDatePattern]
     private let dateWriter: ICUDatePattern
     private let timeWriter: ICUDatePattern
+    /// What ICU gave for the dates, times and cell texts already seen. ICU takes about ten
+    /// thousand instructions to format or parse one value, and the rows of a calendar repeat the
+    /// same days and times; the answer depends on nothing else (the patterns and locale are
+    /// fixed), so it is kept. Each cache is emptied when it reaches `cacheLimit` entries, which
+    /// keeps memory flat however long the file.
+    private var dateTexts: [CalendarDate: String] = [:]
+    private var timeTexts: [TimeOfDay: String] = [:]
+    private var readDates: [String: CalendarDate?] = [:]
+    private var readTimes: [String: TimeOfDay?] = [:]
+    private static let cacheLimit = 4096
 
     /// Opens the patterns; throws a usage error naming an unknown locale or a pattern ICU rejects.
     init(locale: String, dateFormat: String?, timeFormat: String?, writesSeconds: Bool, place: String) throws {
@@ -47,34 +57,43 @@ final class CSVDateCodec {
 
     /// The date a cell holds, or nil when no pattern reads all of it or the day does not exist.
     func date(_ text: String) -> CalendarDate? {
-        for reader in dateReaders {
-            if let f = reader.parse(text) {
-                let date = CalendarDate(year: f[0], month: f[1], day: f[2])
-                return date.isValid ? date : nil
-            }
+        Self.cached(text, in: &readDates) {
+            Self.read(text, with: dateReaders) { f in CalendarDate(year: f[0], month: f[1], day: f[2]) }.flatMap { $0.isValid ? $0 : nil }
         }
-        return nil
     }
 
     /// The time of day a cell holds, or nil.
     func time(_ text: String) -> TimeOfDay? {
-        for reader in timeReaders {
-            if let f = reader.parse(text) {
-                let time = TimeOfDay(hour: f[3], minute: f[4], second: f[5])
-                return time.isValid ? time : nil
-            }
+        Self.cached(text, in: &readTimes) {
+            Self.read(text, with: timeReaders) { f in TimeOfDay(hour: f[3], minute: f[4], second: f[5]) }.flatMap { $0.isValid ? $0 : nil }
+        }
+    }
+
+    /// The value of the fields the first pattern that reads all of `text` finds.
+    private static func read<Value>(_ text: String, with readers: [ICUDatePattern], _ value: ([Int]) -> Value) -> Value? {
+        for reader in readers {
+            if let fields = reader.parse(text) { return value(fields) }
         }
         return nil
     }
 
     /// A date in the written pattern.
     func text(_ date: CalendarDate) -> String {
-        dateWriter.format([date.year, date.month, date.day, 0, 0, 0]) ?? ""
+        Self.cached(date, in: &dateTexts) { dateWriter.format([date.year, date.month, date.day, 0, 0, 0]) ?? "" }
     }
 
     /// A time in the written pattern.
     func text(_ time: TimeOfDay) -> String {
-        timeWriter.format([1970, 1, 1, time.hour, time.minute, time.second]) ?? ""
+        Self.cached(time, in: &timeTexts) { timeWriter.format([1970, 1, 1, time.hour, time.minute, time.second]) ?? "" }
+    }
+
+    /// The value kept for `key`, else `make()`'s, kept (after emptying a full cache).
+    private static func cached<Key: Hashable, Value>(_ key: Key, in cache: inout [Key: Value], _ make: () -> Value) -> Value {
+        if let known = cache[key] { return known }
+        let value = make()
+        if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
+        cache[key] = value
+        return value
     }
 
     /// The pattern with two-letter numeric fields made one letter (`dd.MM.yyyy` → `d.M.y`), so a

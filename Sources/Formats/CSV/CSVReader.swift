@@ -81,7 +81,7 @@ final class CSVReader: CalendarReader {
             }
             // Line breaks inside a cell become LF: Outlook writes CRLF there, Excel LF, and calendar
             // text (RFC 5545 §3.3.11) knows only one kind of line break.
-            let cell = text.utf8.contains(0x0D) ? text.replacingAll("\r\n", with: "\n").replacingAll("\r", with: "\n") : text
+            let cell = bytes.contains(0x0D) ? text.replacingAll("\r\n", with: "\n").replacingAll("\r", with: "\n") : text
             result.append(CSVRecordWriter.removingFormulaGuard(cell.trimmingCharacters(in: .whitespaces)))
         }
         return result

@@ -153,8 +153,10 @@ final class CSVRecordReader {
                         var j = i + 1
                         if try byte(at: &j) != Self.lf { linesInRecord += 1 }
                     }
-                    field.append(c)
-                    i += 1
+                    // The bytes up to the next quote or line end (of those buffered) go in at once.
+                    let run = Self.plainRun(in: buffer, from: i + 1, isSpecial: { $0 == Self.quote || $0 == Self.cr || $0 == Self.lf })
+                    field.append(contentsOf: buffer[i..<run])
+                    i = run
                     if i - recordStart > Self.maximumRecordBytes {
                         return try unbalanced(recordStart: recordStart, startLine: startLine, column: fields.count + 1)
                     }
@@ -190,9 +192,20 @@ final class CSVRecordReader {
                     // `"a"b` or `a"b`: not RFC 4180; the characters are kept as they stand.
                     if strayQuoteColumn == nil { strayQuoteColumn = fields.count + 1 }
                 }
-                field.append(c)
-                i += 1
+                let run = Self.plainRun(in: buffer, from: i + 1) { $0 == delimiter || $0 == Self.quote || $0 == Self.cr || $0 == Self.lf }
+                field.append(contentsOf: buffer[i..<run])
+                i = run
             }
+        }
+    }
+
+    /// Where the run of ordinary bytes from `start` ends: at the first special byte, or the end of
+    /// what is buffered. Cells are copied a run at a time rather than a byte at a time.
+    private static func plainRun(in buffer: [UInt8], from start: Int, isSpecial: (UInt8) -> Bool) -> Int {
+        buffer.withUnsafeBufferPointer { bytes in
+            var i = start
+            while i < bytes.count && !isSpecial(bytes[i]) { i += 1 }
+            return i
         }
     }
 

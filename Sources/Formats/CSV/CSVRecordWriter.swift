@@ -49,28 +49,34 @@ struct CSVRecordWriter {
     }
 
     private mutating func append(_ cell: String) {
-        var bytes = Array(cell.utf8)
-        if Self.looksLikeFormula(bytes[...]) {
-            // Guarded cells (`'=x`) get one more guard too, so reading removes exactly one and
-            // gives back what was written.
-            bytes.insert(Self.formulaGuard, at: 0)
-        }
+        var cell = cell
+        cell.withUTF8 { append(bytes: $0) }
+    }
+
+    private mutating func append(bytes: UnsafeBufferPointer<UInt8>) {
+        // Guarded cells (`'=x`) get one more guard too, so reading removes exactly one and gives
+        // back what was written.
+        let guarded = Self.looksLikeFormula(bytes)
         let needsQuotes = bytes.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }
-            || bytes.first == 0x20 || bytes.last == 0x20
+            || (!guarded && bytes.first == 0x20) || bytes.last == 0x20
+        if needsQuotes { buffer.append(0x22) }
+        if guarded { buffer.append(Self.formulaGuard) }
         guard needsQuotes else {
             buffer.append(contentsOf: bytes)
             return
         }
-        buffer.append(0x22)
-        for b in bytes {
-            if b == 0x22 { buffer.append(0x22) }
-            buffer.append(b)
+        var rest = bytes[...]
+        while let quote = rest.firstIndex(of: 0x22) {
+            buffer.append(contentsOf: rest[...quote])
+            buffer.append(0x22)
+            rest = rest[(quote + 1)...]
         }
+        buffer.append(contentsOf: rest)
         buffer.append(0x22)
     }
 
     /// Whether a cell, after any apostrophes, starts with a formula character.
-    private static func looksLikeFormula(_ bytes: ArraySlice<UInt8>) -> Bool {
+    private static func looksLikeFormula<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
         guard let first = bytes.first(where: { $0 != formulaGuard }) else { return false }
         return formulaStarts.contains(first)
     }
@@ -78,8 +84,7 @@ struct CSVRecordWriter {
     /// Undoes the formula guard on a cell read back: `'=x` → `=x`, `''=x` → `'=x`; other cells
     /// are left alone.
     static func removingFormulaGuard(_ text: String) -> String {
-        let bytes = Array(text.utf8)
-        guard bytes.first == formulaGuard, looksLikeFormula(bytes[1...]) else { return text }
-        return String(decoding: bytes[1...], as: UTF8.self)
+        guard text.utf8.first == formulaGuard, looksLikeFormula(text.utf8.dropFirst()) else { return text }
+        return String(decoding: text.utf8.dropFirst(), as: UTF8.self)
     }
 }

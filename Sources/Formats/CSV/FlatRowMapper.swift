@@ -22,7 +22,7 @@ struct FlatRowMapper {
             throw CSVCellError(index: startCell.index, message: "'\(startCell.text)' is not a date or date-time (2024-05-01, 2024-05-01T09:00:00, 2024-05-01T09:00:00Z)")
         }
         var event = Event()
-        event.start = start
+        event.item.start = start
         if let c = cell(.end) {
             let endZone = cell(.endTimeZone)?.text
             guard let end = FlatText.dateTime(c.text, zone: endZone == "floating" ? nil : endZone ?? zone) else {
@@ -40,22 +40,24 @@ struct FlatRowMapper {
             return nil
         }
         event.duration = optional(.duration, "a duration (P1D, PT1H30M)", FlatText.duration)
-        event.uid = cell(.uid)?.text
-        event.title = cell(.title)?.text
-        event.location = cell(.location)?.text
-        event.notes = cell(.notes)?.text
-        event.url = cell(.url)?.text
-        event.status = optional(.status, "a status") { t in CSVVocabulary.statuses.first { $0.1 == t }?.0 ?? .other(t) }
-        event.classification = optional(.classification, "a classification") { t in CSVVocabulary.classifications.first { $0.1 == t }?.0 ?? .other(t) }
-        event.priority = optional(.priority, "a priority (0–9)") { Int($0).flatMap { (0...9).contains($0) ? $0 : nil } }
+        event.item.uid = cell(.uid)?.text
+        event.item.title = cell(.title)?.text
+        event.item.location = cell(.location)?.text
+        event.item.notes = cell(.notes)?.text
+        event.item.url = cell(.url)?.text
+        event.item.status = optional(.status, "a status") { t in CSVVocabulary.statuses.first { $0.1 == t }?.0 ?? .other(t) }
+        event.item.classification = optional(.classification, "a classification") { t in CSVVocabulary.classifications.first { $0.1 == t }?.0 ?? .other(t) }
+        event.item.priority = optional(.priority, "a priority (0–9)") { Int($0).flatMap { (0...9).contains($0) ? $0 : nil } }
         if let c = cell(.categories) {
-            event.categories = FlatText.lines(c.text).map { line in line.split(separator: ",").map { FlatText.unescape($0) } }
+            event.item.categories = FlatText.lines(c.text).map { line in
+                line.splitting(at: UInt8(ascii: ",")).map { FlatText.unescape($0) }
+            }
         }
         event.busyStatus = optional(.availability, "an availability (busy, free, tentative, unavailable)") { t in CSVVocabulary.availabilities.first { $0.1 == t }?.0 }
         event.transparency = cell(.transparency)?.text
         if let c = cell(.organizer) {
             if let p = FlatText.lines(c.text).first.flatMap(participant) {
-                event.organizer = p
+                event.item.organizer = p
             } else {
                 warn(c.index, "'\(c.text)' is not a participant (\"Name\" <mailto:…>;role=…); the cell is ignored")
             }
@@ -63,7 +65,7 @@ struct FlatRowMapper {
         if let c = cell(.attendees) {
             for line in FlatText.lines(c.text) {
                 if let p = participant(line) {
-                    event.attendees.append(p)
+                    event.item.attendees.append(p)
                 } else {
                     warn(c.index, "'\(line)' is not a participant (\"Name\" <mailto:…>;role=…); it is left out")
                 }
@@ -72,7 +74,7 @@ struct FlatRowMapper {
         if let c = cell(.alarms) {
             for line in FlatText.lines(c.text) {
                 if let a = alarm(line) {
-                    event.alarms.append(a)
+                    event.item.alarms.append(a)
                 } else {
                     warn(c.index, "'\(line)' is not an alarm (trigger=-PT15M;action=display); it is left out")
                 }
@@ -81,21 +83,21 @@ struct FlatRowMapper {
         if let c = cell(.recurrenceRules) {
             for line in FlatText.lines(c.text) {
                 do {
-                    event.recurrenceRules.append(try RecurrenceRule(rfc5545: String(line)))
+                    event.item.recurrenceRules.append(try RecurrenceRule(rfc5545: String(line)))
                 } catch {
                     warn(c.index, "'\(line)' is not a recurrence rule (\(error)); it is left out")
                 }
             }
         }
-        event.recurrenceDates = dateLists(cell(.recurrenceDates), warn: warn)
-        event.exceptionDates = dateLists(cell(.exceptionDates), warn: warn)
-        event.recurrenceID = optional(.recurrenceID, "a date or date-time", FlatText.zonedDateTime)
-        event.recurrenceAppliesToFuture = cell(.recurrenceRange)?.text == "thisAndFuture"
-        event.sequence = optional(.sequence, "a number") { Int($0) }
-        event.created = optional(.created, "a date-time", FlatText.zonedDateTime)
-        event.lastModified = optional(.lastModified, "a date-time", FlatText.zonedDateTime)
-        event.timestamp = optional(.timestamp, "a date-time", FlatText.zonedDateTime)
-        event.geo = optional(.geo, "latitude;longitude") { t in
+        event.item.recurrenceDates = dateLists(cell(.recurrenceDates), warn: warn)
+        event.item.exceptionDates = dateLists(cell(.exceptionDates), warn: warn)
+        event.item.recurrenceID = optional(.recurrenceID, "a date or date-time", FlatText.zonedDateTime)
+        event.item.recurrenceAppliesToFuture = cell(.recurrenceRange)?.text == "thisAndFuture"
+        event.item.sequence = optional(.sequence, "a number") { Int($0) }
+        event.item.created = optional(.created, "a date-time", FlatText.zonedDateTime)
+        event.item.lastModified = optional(.lastModified, "a date-time", FlatText.zonedDateTime)
+        event.item.timestamp = optional(.timestamp, "a date-time", FlatText.zonedDateTime)
+        event.item.geo = optional(.geo, "latitude;longitude") { t in
             let parts = t.split(separator: ";")
             guard parts.count == 2, let la = Double(parts[0]), let lo = Double(parts[1]) else { return nil }
             return GeoCoordinate(latitude: la, longitude: lo)
@@ -108,7 +110,7 @@ struct FlatRowMapper {
         var lists: [CalendarItem.DateList] = []
         for line in FlatText.lines(cell.text) {
             var list = CalendarItem.DateList()
-            for item in line.split(separator: ",") {
+            for item in line.splitting(at: UInt8(ascii: ",")) {
                 // A period's "/" is followed by a date or a duration; a zone's ("America/New_York") by a letter.
                 let slash = item.indices.first { i in
                     item[i] == "/" && item.index(after: i) < item.endIndex && "0123456789P+-".contains(item[item.index(after: i)])
@@ -139,31 +141,33 @@ struct FlatRowMapper {
         var rest = line.drop { $0 == " " }
         var name: String?
         if rest.hasPrefix("\"") {
+            // The name goes in by runs between backslashes, each escaped Character starting a run.
             var value = ""
             var escaped = false
             var closed: Substring.Index?
+            var run = rest.index(after: rest.startIndex)
             for i in rest.indices.dropFirst() {
                 let c = rest[i]
                 if escaped {
-                    value.append(c)
                     escaped = false
                 } else if c == "\\" {
+                    value += rest[run..<i]
+                    run = rest.index(after: i)
                     escaped = true
                 } else if c == "\"" {
+                    value += rest[run..<i]
                     closed = i
                     break
-                } else {
-                    value.append(c)
                 }
             }
             guard let closed else { return nil }
             name = value
             rest = rest[rest.index(after: closed)...].drop { $0 == " " }
         }
-        guard rest.hasPrefix("<"), let close = rest.firstIndex(of: ">") else { return nil }
-        var p = Participant(name: name, url: String(rest[rest.index(after: rest.startIndex)..<close]))
-        for (key, value) in FlatText.parameters(rest[rest.index(after: close)...]) {
-            let list = value.split(separator: ",").map { FlatText.unescape($0) }
+        guard rest.hasPrefix("<"), let close = rest.firstIndex(ofASCII: UInt8(ascii: ">")) else { return nil }
+        var p = Participant(name: name, url: String(rest[rest.utf8.index(after: rest.startIndex)..<close]))
+        for (key, value) in FlatText.parameters(rest[rest.utf8.index(after: close)...]) {
+            let list = value.splitting(at: UInt8(ascii: ",")).map { FlatText.unescape($0) }
             switch key {
             case "role": p.role = vocabulary.role(for: value)
             case "status": p.status = vocabulary.status(for: value)
@@ -196,7 +200,7 @@ struct FlatRowMapper {
             case "summary": alarm.summary = value
             case "repeat": alarm.repeatCount = Int(value)
             case "interval": alarm.repeatInterval = FlatText.duration(value)
-            case "attendee": alarm.attendees = value.split(separator: ",").map { Participant(url: FlatText.unescape($0)) }
+            case "attendee": alarm.attendees = value.splitting(at: UInt8(ascii: ",")).map { Participant(url: FlatText.unescape($0)) }
             case "uid": alarm.uid = value
             default: return nil
             }
@@ -217,54 +221,65 @@ struct FlatRowMapper {
 
     /// The cells of one event, in `FlatColumn.allCases` order.
     func cells(for event: Event, calendarTitle: String?) -> [String] {
-        var v: [FlatColumn: String] = [:]
-        v[.calendar] = calendarTitle
-        v[.uid] = event.uid
-        v[.title] = event.title
-        if let start = event.start {
-            v[.start] = FlatText.text(start)
-            v[.timeZone] = start.reference.zoneIdentifier
-            v[.allDay] = start.isDateOnly ? "true" : "false"
-        }
-        if let end = event.end {
-            v[.end] = FlatText.text(end)
-            if end.reference.zoneIdentifier != event.start?.reference.zoneIdentifier {
-                // An end in another zone (or floating beside a zoned start) says so explicitly.
-                v[.endTimeZone] = end.reference.zoneIdentifier ?? (end.isDateOnly || end.reference == .utc ? nil : "floating")
+        Self.columns.map { cell($0, of: event, calendarTitle: calendarTitle) ?? "" }
+    }
+
+    private static let columns = FlatColumn.allCases
+
+    /// One cell of an event; nil when the event has no value for the column.
+    private func cell(_ column: FlatColumn, of event: Event, calendarTitle: String?) -> String? {
+        switch column {
+        case .calendar: return calendarTitle
+        case .uid: return event.uid
+        case .title: return event.title
+        case .start: return event.start.map(FlatText.text)
+        case .timeZone: return event.start?.reference.zoneIdentifier
+        case .allDay: return event.start.map { $0.isDateOnly ? "true" : "false" }
+        case .end: return event.end.map(FlatText.text)
+        case .endTimeZone:
+            guard let end = event.end, end.reference.zoneIdentifier != event.start?.reference.zoneIdentifier else { return nil }
+            // An end in another zone (or floating beside a zoned start) says so explicitly.
+            return end.reference.zoneIdentifier ?? (end.isDateOnly || end.reference == .utc ? nil : "floating")
+        case .duration: return event.duration.map(FlatText.text)
+        case .location: return event.location
+        case .notes: return event.notes
+        case .url: return event.url
+        case .status:
+            return event.status.map { s in
+                if case .other(let w) = s { return w }
+                return CSVVocabulary.statuses.first { $0.0 == s }!.1
             }
+        case .classification:
+            return event.classification.map { c in
+                if case .other(let w) = c { return w }
+                return CSVVocabulary.classifications.first { $0.0 == c }!.1
+            }
+        case .priority: return event.priority.map(String.init)
+        case .categories:
+            let categories = event.categories
+            return categories.isEmpty ? nil : categories.map { $0.map(FlatText.escape).joined(separator: ",") }.joined(separator: "\n")
+        case .availability: return event.busyStatus.map { b in CSVVocabulary.availabilities.first { $0.0 == b }!.1 }
+        case .transparency: return event.transparency
+        case .organizer: return event.organizer.map(text)
+        case .attendees:
+            let attendees = event.attendees
+            return attendees.isEmpty ? nil : attendees.map(text).joined(separator: "\n")
+        case .alarms:
+            let alarms = event.alarms
+            return alarms.isEmpty ? nil : alarms.map(text).joined(separator: "\n")
+        case .recurrenceRules:
+            let rules = event.recurrenceRules
+            return rules.isEmpty ? nil : rules.map(\.rfc5545Text).joined(separator: "\n")
+        case .recurrenceDates: return text(event.recurrenceDates)
+        case .exceptionDates: return text(event.exceptionDates)
+        case .recurrenceID: return event.recurrenceID.map(FlatText.zonedText)
+        case .recurrenceRange: return event.recurrenceAppliesToFuture ? "thisAndFuture" : nil
+        case .sequence: return event.sequence.map(String.init)
+        case .created: return event.created.map(FlatText.zonedText)
+        case .lastModified: return event.lastModified.map(FlatText.zonedText)
+        case .timestamp: return event.timestamp.map(FlatText.zonedText)
+        case .geo: return event.geo.map { "\($0.latitude);\($0.longitude)" }
         }
-        v[.duration] = event.duration.map(FlatText.text)
-        v[.location] = event.location
-        v[.notes] = event.notes
-        v[.url] = event.url
-        v[.status] = event.status.map { s in
-            if case .other(let w) = s { return w }
-            return CSVVocabulary.statuses.first { $0.0 == s }!.1
-        }
-        v[.classification] = event.classification.map { c in
-            if case .other(let w) = c { return w }
-            return CSVVocabulary.classifications.first { $0.0 == c }!.1
-        }
-        v[.priority] = event.priority.map(String.init)
-        if !event.categories.isEmpty {
-            v[.categories] = event.categories.map { $0.map(FlatText.escape).joined(separator: ",") }.joined(separator: "\n")
-        }
-        v[.availability] = event.busyStatus.map { b in CSVVocabulary.availabilities.first { $0.0 == b }!.1 }
-        v[.transparency] = event.transparency
-        v[.organizer] = event.organizer.map(text)
-        if !event.attendees.isEmpty { v[.attendees] = event.attendees.map(text).joined(separator: "\n") }
-        if !event.alarms.isEmpty { v[.alarms] = event.alarms.map(text).joined(separator: "\n") }
-        if !event.recurrenceRules.isEmpty { v[.recurrenceRules] = event.recurrenceRules.map(\.rfc5545Text).joined(separator: "\n") }
-        v[.recurrenceDates] = text(event.recurrenceDates)
-        v[.exceptionDates] = text(event.exceptionDates)
-        v[.recurrenceID] = event.recurrenceID.map(FlatText.zonedText)
-        v[.recurrenceRange] = event.recurrenceAppliesToFuture ? "thisAndFuture" : nil
-        v[.sequence] = event.sequence.map(String.init)
-        v[.created] = event.created.map(FlatText.zonedText)
-        v[.lastModified] = event.lastModified.map(FlatText.zonedText)
-        v[.timestamp] = event.timestamp.map(FlatText.zonedText)
-        v[.geo] = event.geo.map { "\($0.latitude);\($0.longitude)" }
-        return FlatColumn.allCases.map { v[$0] ?? "" }
     }
 
     private func text(_ lists: [CalendarItem.DateList]) -> String? {
@@ -282,10 +297,20 @@ struct FlatRowMapper {
     /// A participant as `"Name" <url>;role=…`.
     func text(_ p: Participant) -> String {
         var s = ""
-        if let name = p.name { s += "\"" + name.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\" " }
-        s += "<\(p.url)>"
+        if let name = p.name {
+            s += "\""
+            s += name.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"")
+            s += "\" "
+        }
+        s += "<"
+        s += p.url
+        s += ">"
         func add(_ key: String, _ value: String?) {
-            if let value { s += ";\(key)=\(FlatText.escape(value))" }
+            guard let value else { return }
+            s += ";"
+            s += key
+            s += "="
+            s += FlatText.escape(value)
         }
         func addList(_ key: String, _ values: [String]) {
             if !values.isEmpty { s += ";\(key)=" + values.map(FlatText.escape).joined(separator: ",") }

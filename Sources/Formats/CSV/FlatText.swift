@@ -9,16 +9,47 @@ enum FlatText {
 
     /// `2024-05-01`, `2024-05-01T09:00:00` or `2024-05-01T09:00:00Z`; zoned values print their wall time.
     static func text(_ value: CalendarDateTime) -> String {
-        func pad(_ n: Int, _ w: Int) -> String {
-            let s = String(abs(n))
-            return (n < 0 ? "-" : "") + String(repeating: "0", count: max(0, w - s.count)) + s
+        // Written as bytes into the String's own storage: one allocation per value, where
+        // concatenating padded pieces made a dozen (every start, end and stamp of a row).
+        String(unsafeUninitializedCapacity: 128) { out in
+            var count = 0
+            func put(_ byte: UInt8) {
+                out[count] = byte
+                count += 1
+            }
+            /// `n` with at least `width` digits, zeros in front, a minus sign before them.
+            func pad(_ n: Int, _ width: Int) {
+                if n < 0 { put(UInt8(ascii: "-")) }
+                var magnitude = n.magnitude
+                var digits = 1
+                var divisor: UInt = 1
+                while magnitude / divisor >= 10 {
+                    divisor *= 10
+                    digits += 1
+                }
+                for _ in digits..<max(digits, width) { put(UInt8(ascii: "0")) }
+                while divisor > 0 {
+                    put(UInt8(ascii: "0") + UInt8(magnitude / divisor))
+                    magnitude %= divisor
+                    divisor /= 10
+                }
+            }
+            pad(value.date.year, 4)
+            put(UInt8(ascii: "-"))
+            pad(value.date.month, 2)
+            put(UInt8(ascii: "-"))
+            pad(value.date.day, 2)
+            if let t = value.time {
+                put(UInt8(ascii: "T"))
+                pad(t.hour, 2)
+                put(UInt8(ascii: ":"))
+                pad(t.minute, 2)
+                put(UInt8(ascii: ":"))
+                pad(t.second, 2)
+                if value.reference == .utc { put(UInt8(ascii: "Z")) }
+            }
+            return count
         }
-        var s = pad(value.date.year, 4) + "-" + pad(value.date.month, 2) + "-" + pad(value.date.day, 2)
-        if let t = value.time {
-            s += "T" + pad(t.hour, 2) + ":" + pad(t.minute, 2) + ":" + pad(t.second, 2)
-            if value.reference == .utc { s += "Z" }
-        }
-        return s
     }
 
     /// A value with its zone after a space, for lists where each value carries its own.
@@ -124,8 +155,12 @@ enum FlatText {
 
     // MARK: Parameters
 
+    /// The bytes `escape` replaces: most values have none and are returned as they are.
+    private static let escapedBytes: [UInt8] = Array("%;,\n\r".utf8)
+
     /// Escapes the characters that separate parameters and list items.
     static func escape(_ value: String) -> String {
+        guard value.utf8ContainsAny(of: escapedBytes) else { return value }
         var s = ""
         for c in value.unicodeScalars {
             switch c {
@@ -142,7 +177,7 @@ enum FlatText {
 
     /// Undoes `escape`.
     static func unescape(_ value: Substring) -> String {
-        guard value.contains("%") else { return String(value) }
+        guard value.utf8ContainsAny(of: [UInt8(ascii: "%")]) else { return String(value) }
         var s = ""
         var i = value.startIndex
         while i < value.endIndex {
@@ -162,14 +197,17 @@ enum FlatText {
 
     /// `key=value;key=value` into pairs, in order.
     static func parameters(_ text: Substring) -> [(String, String)] {
-        text.split(separator: ";", omittingEmptySubsequences: true).map { part in
-            guard let eq = part.firstIndex(of: "=") else { return (String(part).trimmingCharacters(in: .whitespaces), "") }
-            return (String(part[..<eq]).trimmingCharacters(in: .whitespaces), unescape(part[part.index(after: eq)...]))
+        text.splitting(at: UInt8(ascii: ";")).map { part in
+            guard let eq = part.firstIndex(ofASCII: UInt8(ascii: "=")) else {
+                return (String(part).trimmingCharacters(in: .whitespaces), "")
+            }
+            return (String(part[..<eq]).trimmingCharacters(in: .whitespaces), unescape(part[part.utf8.index(after: eq)...]))
         }
     }
 
-    /// The lines of a cell, without empty ones.
+    /// The lines of a cell, without empty ones. Split on bytes: CR and LF are always Characters
+    /// of their own (or CR LF one together, which leaves only an empty piece between them).
     static func lines(_ text: String) -> [Substring] {
-        text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+        text.utf8Pieces { $0 == 0x0A || $0 == 0x0D }
     }
 }

@@ -10,10 +10,34 @@ struct TableRowMapper {
     /// The zone naive times are read in (`--csv-tz`); nil keeps them floating.
     let zone: String?
     let vocabulary: ParticipantVocabulary
+    /// The columns written, in header order (the Outlook language's export order, or Google's).
+    let writtenColumns: [CSVColumn]
+    /// The English names of the attendee columns, as the participant vocabulary spells them.
+    private let requiredWord: String, optionalWord: String, resourcesWord: String
 
-    /// The English column name, as the participant vocabulary spells it.
+    init(dialect: CSVDialect, language: CSVLanguage, codec: CSVDateCodec, zone: String?, vocabulary: ParticipantVocabulary) {
+        self.dialect = dialect
+        self.language = language
+        self.codec = codec
+        self.zone = zone
+        self.vocabulary = vocabulary
+        writtenColumns = dialect == .google ? CSVVocabulary.googleHeaders.map(\.0) : CSVVocabulary.outlookHeaders[language]!.map(\.0)
+        let english = CSVVocabulary.outlookHeaders[.english]!
+        func englishName(_ column: CSVColumn) -> String { english.first { $0.0 == column }!.1[0] }
+        requiredWord = englishName(.requiredAttendees)
+        optionalWord = englishName(.optionalAttendees)
+        resourcesWord = englishName(.resources)
+    }
+
+    /// The English column name, as the participant vocabulary spells it (the attendee columns'
+    /// looked up once: they are asked for on every row).
     private func word(_ column: CSVColumn) -> String {
-        CSVVocabulary.outlookHeaders[.english]!.first { $0.0 == column }!.1[0]
+        switch column {
+        case .requiredAttendees: requiredWord
+        case .optionalAttendees: optionalWord
+        case .resources: resourcesWord
+        default: CSVVocabulary.outlookHeaders[.english]!.first { $0.0 == column }!.1[0]
+        }
     }
 
     // MARK: Reading
@@ -57,9 +81,9 @@ struct TableRowMapper {
         }
         let reference: TimeReference = zone.map { .zone($0) } ?? .floating
         var event = Event()
-        if let subject = cell(.subject)?.text { event.title = subject }
+        if let subject = cell(.subject)?.text { event.item.title = subject }
         if allDay {
-            event.start = CalendarDateTime(date: startDate)
+            event.item.start = CalendarDateTime(date: startDate)
             var endDay = startDate.adding(days: 1)
             if let endDate = try date(.endDate) {
                 let candidate = dialect == .google ? endDate.adding(days: 1) : endDate
@@ -68,7 +92,7 @@ struct TableRowMapper {
             event.end = CalendarDateTime(date: endDay)
         } else {
             let start = CalendarDateTime(date: startDate, time: startTime, reference: reference)
-            event.start = start
+            event.item.start = start
             let endDate = try date(.endDate)
             let endTime = try time(.endTime)
             if endDate != nil || endTime != nil {
@@ -86,9 +110,10 @@ struct TableRowMapper {
                 let day = try date(.reminderDate) ?? startDate
                 if let t = try time(.reminderTime) ?? (allDay ? nil : startTime) {
                     let at = CalendarDateTime(date: day, time: t)
-                    let startWall = event.start!.wallSecondsSinceEpoch
+                    let startWall = event.item.start!.wallSecondsSinceEpoch
                     let trigger = CalendarDuration(seconds: at.wallSecondsSinceEpoch - startWall)
-                    event.alarms = [Alarm(action: .display, trigger: .relative(trigger, relativeToEnd: false), description: "Reminder")]
+                    let reminder = Alarm(action: .display, trigger: .relative(trigger, relativeToEnd: false), description: "Reminder")
+                    event.item.alarms = [reminder]
                 } else {
                     warn(cell(.reminderOn)?.index, "the reminder is on but has no time; it is left out")
                 }
@@ -99,7 +124,7 @@ struct TableRowMapper {
 
         if let c = cell(.organizer), let entry = CSVAttendeeList.parse(c.text).first {
             if let address = entry.address {
-                event.organizer = Participant(name: entry.name, url: CSVAttendeeList.url(for: address))
+                event.item.organizer = Participant(name: entry.name, url: CSVAttendeeList.url(for: address))
             } else {
                 warn(c.index, "organizer '\(entry.name ?? "")' has no address; iCalendar needs one, so it is left out")
             }
@@ -116,7 +141,7 @@ struct TableRowMapper {
                 var participant = Participant(name: entry.name, url: CSVAttendeeList.url(for: address))
                 participant.role = vocabulary.role(for: columnWord)
                 if column == .resources { participant.type = vocabulary.type(for: columnWord) }
-                event.attendees.append(participant)
+                event.item.attendees.append(participant)
             }
             if !nameless.isEmpty {
                 warn(c.index, "\(nameless.map { "'\($0)'" }.joined(separator: ", ")) \(nameless.count == 1 ? "has" : "have") no address; iCalendar needs one, so \(nameless.count == 1 ? "it is" : "they are") left out")
@@ -124,28 +149,29 @@ struct TableRowMapper {
         }
 
         if let c = cell(.billing) {
-            event.properties.append(Property(name: CSVVocabulary.billingProperty, value: .text([c.text])))
+            event.item.properties.append(Property(name: CSVVocabulary.billingProperty, value: .text([c.text])))
         }
         if let c = cell(.mileage) {
-            event.properties.append(Property(name: CSVVocabulary.mileageProperty, value: .text([c.text])))
+            event.item.properties.append(Property(name: CSVVocabulary.mileageProperty, value: .text([c.text])))
         }
         if let c = cell(.categories) {
-            let names = c.text.split(separator: ";").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            if !names.isEmpty { event.categories = [names] }
+            let names = c.text.splitting(at: UInt8(ascii: ";")).map { String($0).trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            if !names.isEmpty { event.item.categories = [names] }
         }
-        if let c = cell(.description) { event.notes = c.text }
-        if let c = cell(.location) { event.location = c.text }
+        if let c = cell(.description) { event.item.notes = c.text }
+        if let c = cell(.location) { event.item.location = c.text }
         if let c = cell(.priority) {
             if let p = Self.priority(c.text) {
-                event.priority = p == 0 ? nil : p
+                event.item.priority = p == 0 ? nil : p
             } else {
                 warn(c.index, "'\(c.text)' is not a priority; the cell is ignored")
             }
         }
-        if try flag(.privateFlag, required: false) == true { event.classification = .private }
+        if try flag(.privateFlag, required: false) == true { event.item.classification = .private }
         if let c = cell(.sensitivity) {
             if let s = Self.sensitivity(c.text) {
-                if let s { event.classification = s }
+                if let s { event.item.classification = s }
             } else {
                 warn(c.index, "'\(c.text)' is not a sensitivity; the cell is ignored")
             }
@@ -163,7 +189,7 @@ struct TableRowMapper {
                 warn(c.index, "'\(c.text)' is not a free/busy value (1–5); the cell is ignored")
             }
         }
-        event.uid = Self.uid(for: event)
+        event.item.uid = Self.uid(for: event)
         return event
     }
 
@@ -224,15 +250,11 @@ struct TableRowMapper {
         dialect == .google ? CSVVocabulary.googleHeaders.map(\.1) : CSVVocabulary.outlookHeaders[language]!.map { $0.1[0] }
     }
 
-    /// The columns written, in header order.
-    var writtenColumns: [CSVColumn] {
-        dialect == .google ? CSVVocabulary.googleHeaders.map(\.0) : CSVVocabulary.outlookHeaders[language]!.map(\.0)
-    }
-
     /// The cells of one event, in `writtenColumns` order; what the layout cannot hold is
     /// reported by the writer (`CSVLostField`).
     func cells(for event: Event) -> [String] {
         var values: [CSVColumn: String] = [:]
+        values.reserveCapacity(writtenColumns.count)
         let booleans = CSVVocabulary.booleans[language]!
         func yesNo(_ b: Bool) -> String { b ? booleans.yes : booleans.no }
         guard let start = event.start else { return [] }
