@@ -1,7 +1,7 @@
 import Dispatch
 
 /// Runs a producer of units on a thread of its own, a batch at a time and a few batches ahead,
-/// and hands the units out in order: an XML reader parses the document (libxml2 and the trees
+/// and hands the units out in order (or, with one core to use, calls it in place): an XML reader parses the document (libxml2 and the trees
 /// of its items) on one core while the thread that asks interprets the items it already has.
 ///
 /// The producer is called on the prefetching thread only, until it returns nil; it reports a
@@ -49,23 +49,27 @@ public final class Prefetcher<Unit> {
         }
     }
 
-    private let shared: Shared
+    private let produce: () -> Unit?
+    private let concurrently: Bool
+    private let batchSize: Int
+    private let depth: Int
+    private var shared: Shared?
     private var current: [Unit] = []
     private var index = 0
     private var ended = false
 
-    /// Starts calling `produce` on a new thread, `batchSize` units per batch and at most `depth`
-    /// batches ahead of the consumer.
-    public init(batchSize: Int = 16, depth: Int = 4, produce: @escaping () -> Unit?) {
-        let shared = Shared(depth: depth)
-        self.shared = shared
-        DispatchQueue(label: "calport-xml-reader").async {
-            shared.run(produce, batchSize: batchSize)
-            shared.exited.signal()
-        }
+    /// A prefetcher that calls `produce` on a new thread from the first `next()` on,
+    /// `batchSize` units per batch and at most `depth` batches ahead of the consumer; or, when
+    /// not `concurrently`, on the caller's thread in `next()`.
+    public init(concurrently: Bool, batchSize: Int = 16, depth: Int = 4, produce: @escaping () -> Unit?) {
+        self.produce = produce
+        self.concurrently = concurrently
+        self.batchSize = batchSize
+        self.depth = depth
     }
 
     deinit {
+        guard let shared else { return }
         shared.lock.wait()
         shared.cancelled = true
         shared.lock.signal()
@@ -75,6 +79,20 @@ public final class Prefetcher<Unit> {
 
     /// The next unit, or nil after the producer's last.
     public func next() -> Unit? {
+        guard concurrently else { return produce() }
+        let shared: Shared
+        if let started = self.shared {
+            shared = started
+        } else {
+            shared = Shared(depth: depth)
+            self.shared = shared
+            let produce = self.produce
+            let batchSize = self.batchSize
+            DispatchQueue(label: "calport-xml-reader").async {
+                shared.run(produce, batchSize: batchSize)
+                shared.exited.signal()
+            }
+        }
         while index == current.count {
             if ended { return nil }
             shared.filled.wait()

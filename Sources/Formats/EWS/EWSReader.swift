@@ -19,8 +19,7 @@ public struct EWSReader: CalendarReader {
     /// The document's units, read on this thread or, with `ReadOptions.concurrency` above 1,
     /// on a thread of its own (libxml2 and the item trees are half the work; the mapping, the
     /// stages and the writer run on the thread that asks).
-    private let scanner: EWSScanner
-    private var prefetcher: Prefetcher<EWSScanner.Unit>?
+    private let units: Prefetcher<EWSScanner.Unit>
     private var mapper: EWSItemMapper
     private var begun = false
     private var finished = false
@@ -37,7 +36,8 @@ public struct EWSReader: CalendarReader {
     public init(source: ByteSource, options: ReadOptions, log: DiagnosticLog, vocabulary: ParticipantVocabulary = ExchangeVocabulary.ews) {
         self.options = options
         self.log = log
-        self.scanner = EWSScanner(source: source, sourceName: options.sourceName)
+        let scanner = EWSScanner(source: source, sourceName: options.sourceName)
+        self.units = Prefetcher(concurrently: options.concurrency > 1) { scanner.next() }
         self.mapper = EWSItemMapper(zones: EWSTimeZones(), vocabulary: vocabulary, sourceName: options.sourceName, log: log)
     }
 
@@ -65,15 +65,6 @@ public struct EWSReader: CalendarReader {
         }
     }
 
-    private mutating func nextUnit() -> EWSScanner.Unit? {
-        guard options.concurrency > 1 else { return scanner.next() }
-        if prefetcher == nil {
-            let scanner = self.scanner
-            prefetcher = Prefetcher { scanner.next() }
-        }
-        return prefetcher?.next()
-    }
-
     private func fail(_ line: Int?, _ path: String, _ message: String) -> CalendarError {
         CalendarError(.data, file: options.sourceName, line: line, location: path, message)
     }
@@ -85,7 +76,7 @@ public struct EWSReader: CalendarReader {
     }
 
     private mutating func step() throws {
-        guard let unit = nextUnit() else {
+        guard let unit = units.next() else {
             finished = true
             return
         }

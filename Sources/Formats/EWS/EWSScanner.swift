@@ -24,16 +24,15 @@ final class EWSScanner {
         case failure(Error)
     }
 
-    private let source: ByteSource
     private let sourceName: String
-    private var xml: XMLPullReader?
+    private var xml: LazyXMLPullReader
     private var started = false
     private var sawEWS = false
     private var done = false
 
     init(source: ByteSource, sourceName: String) {
-        self.source = source
         self.sourceName = sourceName
+        self.xml = LazyXMLPullReader(name: sourceName) { try source.read(into: $0) }
     }
 
     /// The next unit, nil after the end or a failure.
@@ -49,17 +48,9 @@ final class EWSScanner {
         }
     }
 
-    private func reader() throws -> XMLPullReader {
-        if let xml { return xml }
-        let source = self.source
-        let made = try XMLPullReader(name: sourceName) { try source.read(into: $0) }
-        xml = made
-        return made
-    }
-
     /// Reads on to the next unit; nil at the end of the document.
     private func scan() throws -> Unit? {
-        let xml = try reader()
+        let xml = try self.xml.get()
         while let event = try xml.next() {
             guard case .start(let name, let attributes) = event else { continue }
             if !started {
