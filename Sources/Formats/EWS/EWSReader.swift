@@ -27,7 +27,11 @@ public struct EWSReader: CalendarReader {
     private var failures: [(code: String, text: String, line: Int, path: String)] = []
     /// Overrides made from a master's ModifiedOccurrences, sent at the end unless the
     /// occurrence's own item came (keyed by UID and RECURRENCE-ID).
-    private var movedOccurrences: [Event] = []
+    /// One is let go as soon as its own item comes (nil here), so that what is held is the
+    /// occurrences still waiting, not every one the document moved.
+    private var movedOccurrences: [Event?] = []
+    /// Where the waiting ones are, by key.
+    private var waitingMoved: [String: [Int]] = [:]
     private var exceptionsSeen: Set<String> = []
     private var pending: [CalendarStreamElement] = []
     private var pendingIndex = 0
@@ -147,9 +151,21 @@ public struct EWSReader: CalendarReader {
         begin()
         for definition in mapped.definitions { pending.append(.entry(.timeZone(definition), line: element.line)) }
         let item = mapped.event.item
-        if let recurrenceID = item.recurrenceID, let uid = item.uid { exceptionsSeen.insert(Self.key(uid, recurrenceID)) }
+        if let recurrenceID = item.recurrenceID, let uid = item.uid {
+            let key = Self.key(uid, recurrenceID)
+            exceptionsSeen.insert(key)
+            for position in waitingMoved.removeValue(forKey: key) ?? [] { movedOccurrences[position] = nil }
+        }
         pending.append(.entry(.event(mapped.event), line: element.line))
-        movedOccurrences += mapped.movedOccurrences
+        for moved in mapped.movedOccurrences {
+            if let uid = moved.item.uid, let recurrenceID = moved.item.recurrenceID {
+                let key = Self.key(uid, recurrenceID)
+                // Its own item came already.
+                if exceptionsSeen.contains(key) { continue }
+                waitingMoved[key, default: []].append(movedOccurrences.count)
+            }
+            movedOccurrences.append(moved)
+        }
     }
 
     private static func key(_ uid: String, _ recurrenceID: CalendarDateTime) -> String {
@@ -174,14 +190,9 @@ public struct EWSReader: CalendarReader {
             )
         }
         begin()
-        for moved in movedOccurrences {
-            guard let uid = moved.item.uid, let recurrenceID = moved.item.recurrenceID, exceptionsSeen.contains(Self.key(uid, recurrenceID))
-            else {
-                pending.append(.entry(.event(moved), line: 0))
-                continue
-            }
-        }
+        for case let moved? in movedOccurrences { pending.append(.entry(.event(moved), line: 0)) }
         movedOccurrences.removeAll()
+        waitingMoved.removeAll()
         pending.append(.endCalendar(trailingProperties: []))
     }
 }
