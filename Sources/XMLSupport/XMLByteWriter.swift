@@ -92,7 +92,7 @@ public struct XMLByteWriter {
         closeStartTag()
         guard !open.isEmpty else { return }
         open[open.count - 1].hasText = true
-        append(escaped(text, attribute: false))
+        replacedCharacters += XMLEscaping.append(text, attribute: false, to: &buffer)
     }
 
     /// Closes the innermost element (`<a/>` when it stayed empty).
@@ -150,28 +150,8 @@ public struct XMLByteWriter {
     /// Escapes markup characters; a carriage return becomes `&#13;` so that iCalendar's CRLF
     /// survives XML's line-end normalization.
     private mutating func escaped(_ s: String, attribute: Bool) -> String {
-        let needsWork = s.utf8.contains { b in
-            b < 0x20 || b == 0x26 || b == 0x3C || b == 0x3E || (attribute && b == 0x22) || b == 0xEF
-        }
-        guard needsWork else { return s }
-        var out = ""
-        out.reserveCapacity(s.utf8.count + 16)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"" where attribute: out += "&quot;"
-            case "\r": out += "&#13;"
-            case "\n" where attribute: out += "&#10;"
-            case "\t" where attribute: out += "&#9;"
-            case "\n", "\t": out.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
-                replacedCharacters += 1
-                out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        var out: [UInt8] = []
+        replacedCharacters += XMLEscaping.append(s, attribute: attribute, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -11,8 +11,13 @@ public struct XMLElement: Hashable, Sendable {
     public var text: String
     /// The line the element started on.
     public var line: Int
+    /// Where the element was read, kept unformatted until `path` asks.
+    public var place: XMLPath
     /// The element's path in the document, for messages.
-    public var path: String
+    public var path: String {
+        get { place.description }
+        set { place = XMLPath(newValue) }
+    }
 
     /// An element; `line` and `path` say where it was read.
     public init(
@@ -23,7 +28,17 @@ public struct XMLElement: Hashable, Sendable {
         self.children = children
         self.text = text
         self.line = line
-        self.path = path
+        self.place = XMLPath(path)
+    }
+
+    /// An element read at `place`.
+    public init(name: XMLName, attributes: [XMLAttribute], line: Int, place: XMLPath) {
+        self.name = name
+        self.attributes = attributes
+        self.children = []
+        self.text = ""
+        self.line = line
+        self.place = place
     }
 
     /// The value of an attribute without a namespace.
@@ -48,20 +63,45 @@ public struct XMLElement: Hashable, Sendable {
 extension XMLPullReader {
     /// Reads the element just started, and everything inside it, as a tree.
     public func readElement(start name: XMLName, attributes: [XMLAttribute]) throws -> XMLElement {
-        var stack = [XMLElement(name: name, attributes: attributes, line: line, path: path)]
+        try readTree(start: name, attributes: attributes, siblingsByLocalName: false)
+    }
+
+    /// Reads the element just started as a tree, each element's place built from its parent's
+    /// (asking `path` per element rebuilt the whole path from the open elements each time). A
+    /// child's index counts the siblings before it with the same name, or with the same local
+    /// name when `siblingsByLocalName`.
+    public func readTree(start name: XMLName, attributes: [XMLAttribute], siblingsByLocalName: Bool) throws -> XMLElement {
+        var stack = [XMLElement(name: name, attributes: attributes, line: line, place: XMLPath(path))]
+        // Each open element's text, gathered as bytes and made a String at its end: the
+        // whitespace between an element's children comes as one node per gap.
+        var texts: [[UInt8]] = [[]]
         var size = 0
-        while let event = try next() {
-            switch event {
+        while let node = try nextNode() {
+            switch node {
             case .start(let child, let attributes):
-                stack.append(XMLElement(name: child, attributes: attributes, line: line, path: path))
-            case .text(let t):
-                size += t.utf8.count
+                // Counted among the siblings read so far: elements have few children, and a
+                // dictionary per element cost more in hashing than this scan.
+                var index = 1
+                if siblingsByLocalName {
+                    for sibling in stack[stack.count - 1].children where sibling.name.local == child.local { index += 1 }
+                } else {
+                    for sibling in stack[stack.count - 1].children where sibling.name == child { index += 1 }
+                }
+                let place = XMLPath(parent: stack[stack.count - 1].place, local: child.local, index: index)
+                stack.append(XMLElement(name: child, attributes: attributes, line: line, place: place))
+                if texts.count < stack.count { texts.append([]) }
+            case .text(let bytes):
+                size += bytes.count
                 if size > limits.maximumTextBytes {
                     throw error(.tooLarge, "the content of \(name.local) is longer than \(limits.maximumTextBytes) bytes")
                 }
-                stack[stack.count - 1].text += t
+                texts[stack.count - 1].append(contentsOf: bytes)
             case .end:
-                let done = stack.removeLast()
+                var done = stack.removeLast()
+                if !texts[stack.count].isEmpty {
+                    done.text = String(decoding: texts[stack.count], as: UTF8.self)
+                    texts[stack.count].removeAll(keepingCapacity: true)
+                }
                 if stack.isEmpty { return done }
                 stack[stack.count - 1].children.append(done)
             }

@@ -14,15 +14,27 @@ public final class XMLPullReader {
     private let input: InputBox
     private let reader: OpaquePointer
 
-    /// An open element and how many children of each name it has had, for paths.
+    /// An open element and how many children of each name it has had, for paths. Names are
+    /// counted by their number in `names`: an element has few distinct child names, and a
+    /// dictionary of `XMLName`s per element cost more in hashing than the scan.
     private struct Frame {
         var name: XMLName
         var index: Int
-        var childCounts: [XMLName: Int] = [:]
+        var childCounts: [(name: Int, count: Int)] = []
+
+        mutating func count(_ name: Int) -> Int {
+            for i in childCounts.indices where childCounts[i].name == name {
+                childCounts[i].count += 1
+                return childCounts[i].count
+            }
+            childCounts.append((name, 1))
+            return 1
+        }
     }
 
     private var stack: [Frame] = []
-    private var rootCounts: [XMLName: Int] = [:]
+    private var root = Frame(name: XMLName("", ""), index: 0)
+    private var names = XMLNameTable()
     /// The end event owed for an empty element (`<a/>`).
     private var pendingEnd: XMLName?
     private var finished = false
@@ -35,7 +47,10 @@ public final class XMLPullReader {
         let box = InputBox(read: read, prologLimit: limits.maximumPrologBytes)
         self.input = box
         let context = Unmanaged.passUnretained(box).toOpaque()
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue | XML_PARSE_NOCDATA.rawValue)
+        // XML_PARSE_COMPACT keeps short text inside its node (one allocation less per node);
+        // nothing here changes libxml2's nodes.
+        let options = Int32(
+            XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue)
         guard let made = xmlReaderForIO(Self.readCallback, Self.closeCallback, context, name, "UTF-8", options) else {
             throw box.failure(file: name, line: nil, path: "/")
                 ?? XMLError(.io, "libxml2 could not open a reader", file: name, line: nil, path: "/")
@@ -74,6 +89,24 @@ public final class XMLPullReader {
 
     /// The next event, or nil after the root element has closed.
     public func next() throws -> XMLEvent? {
+        switch try nextNode() {
+        case nil: return nil
+        case .start(let name, let attributes)?: return .start(name, attributes: attributes)
+        case .end(let name)?: return .end(name)
+        case .text(let bytes)?: return .text(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    /// An event as `next` yields it, with text as libxml2's bytes (valid until the next call),
+    /// so that a caller gathering an element's text makes one String rather than one per node.
+    enum Node {
+        case start(XMLName, attributes: [XMLAttribute])
+        case end(XMLName)
+        case text(UnsafeBufferPointer<UInt8>)
+    }
+
+    /// The next node, or nil after the root element has closed.
+    func nextNode() throws -> Node? {
         if let end = pendingEnd {
             pendingEnd = nil
             stack.removeLast()
@@ -94,11 +127,11 @@ public final class XMLPullReader {
             }
             switch xmlTextReaderNodeType(reader) {
             case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-                let element = currentName()
+                let (elementNumber, element) = currentName()
                 var attributes: [XMLAttribute] = []
                 if xmlTextReaderHasAttributes(reader) == 1 {
                     while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-                        let attribute = currentName()
+                        let attribute = currentName().name
                         // Namespace declarations are syntax, not data: names carry their URI.
                         if attribute.namespace == "http://www.w3.org/2000/xmlns/" { continue }
                         attributes.append(XMLAttribute(attribute, currentValue()))
@@ -106,14 +139,7 @@ public final class XMLPullReader {
                     xmlTextReaderMoveToElement(reader)
                 }
                 let empty = xmlTextReaderIsEmptyElement(reader) == 1
-                let index: Int
-                if stack.isEmpty {
-                    index = (rootCounts[element] ?? 0) + 1
-                    rootCounts[element] = index
-                } else {
-                    index = (stack[stack.count - 1].childCounts[element] ?? 0) + 1
-                    stack[stack.count - 1].childCounts[element] = index
-                }
+                let index = stack.isEmpty ? root.count(elementNumber) : stack[stack.count - 1].count(elementNumber)
                 stack.append(Frame(name: element, index: index))
                 if stack.count > limits.maximumDepth {
                     finished = true
@@ -127,12 +153,12 @@ public final class XMLPullReader {
             case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
                 Int32(XML_READER_TYPE_WHITESPACE.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
                 guard let value = xmlTextReaderConstValue(reader) else { continue }
-                let text = String(cString: value)
-                if text.utf8.count > limits.maximumTextBytes {
+                let count = Int(xmlStrlen(value))
+                if count > limits.maximumTextBytes {
                     finished = true
                     throw error(.tooLarge, "a text node is longer than \(limits.maximumTextBytes) bytes")
                 }
-                return .text(text)
+                return .text(UnsafeBufferPointer(start: value, count: count))
             case Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue):
                 finished = true
                 throw error(.documentType, "document type declarations are refused (entity expansion, external entities)")
@@ -147,10 +173,10 @@ public final class XMLPullReader {
         }
     }
 
-    private func currentName() -> XMLName {
-        let local = xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
-        let uri = xmlTextReaderConstNamespaceUri(reader).map { String(cString: $0) } ?? ""
-        return XMLName(uri, local)
+    /// The current node's name and its number in `names`: libxml2 hands out the same
+    /// pointers for the same names, so each name becomes Strings once.
+    private func currentName() -> (number: Int, name: XMLName) {
+        names.name(local: xmlTextReaderConstLocalName(reader), namespace: xmlTextReaderConstNamespaceUri(reader))
     }
 
     private func currentValue() -> String {

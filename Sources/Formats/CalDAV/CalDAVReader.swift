@@ -13,15 +13,14 @@ import XMLSupport
 /// by the largest resource, not the body. Properties a server reports as 404 or 403 are
 /// warnings, not failures.
 public struct CalDAVReader: CalendarReader {
-    private let source: ByteSource
     private let options: ReadOptions
     private let log: DiagnosticLog
     private let data: CalendarDataParser
-    private var xml: XMLPullReader?
-
-    private enum State {
-        case start, multistatus, done
-    }
+    /// The body's units, read on this thread or, with `ReadOptions.concurrency` above 1, on a
+    /// thread of its own (libxml2 and the response trees), while this one reads the calendar
+    /// data they hold.
+    private let units: Prefetcher<CalDAVScanner.Unit>
+    private var done = false
 
     /// The calendar being streamed.
     private struct OpenCalendar {
@@ -34,7 +33,6 @@ public struct CalDAVReader: CalendarReader {
         var zones: [String: Component] = [:]
     }
 
-    private var state = State.start
     private var open: OpenCalendar?
     private var syncToken: String?
     private var calendarsSeen = 0
@@ -44,11 +42,14 @@ public struct CalDAVReader: CalendarReader {
     /// A reader over `source` that reads embedded calendar data with `calendarDataFormats`
     /// (chosen by media type; the first is used for calendar-timezone).
     public init(source: ByteSource, options: ReadOptions, log: DiagnosticLog, calendarDataFormats: [any CalendarFormat]) {
-        self.source = source
         self.options = options
         self.log = log
         self.data = CalendarDataParser(formats: calendarDataFormats, options: options, log: log)
+        let scanner = CalDAVScanner(source: source, sourceName: options.sourceName)
+        self.units = Prefetcher(concurrently: options.concurrency > 1) { scanner.next() }
     }
+
+    public var readsOnSeveralThreads: Bool { options.concurrency > 1 }
 
     public mutating func next() throws -> CalendarStreamElement? {
         while true {
@@ -61,7 +62,7 @@ public struct CalDAVReader: CalendarReader {
                 }
                 return e
             }
-            if case .done = state { return nil }
+            if done { return nil }
             do {
                 try step()
             } catch let e as XMLError {
@@ -70,69 +71,39 @@ public struct CalDAVReader: CalendarReader {
         }
     }
 
-    private mutating func reader() throws -> XMLPullReader {
-        if let xml { return xml }
-        let source = self.source
-        let made = try XMLPullReader(name: options.sourceName) { try source.read(into: $0) }
-        xml = made
-        return made
-    }
-
-    private func fail(_ xml: XMLPullReader, _ message: String) -> CalendarError {
-        CalendarError(.data, file: options.sourceName, line: xml.line, location: xml.path, message)
-    }
-
     private mutating func step() throws {
-        let xml = try reader()
-        guard let event = try xml.next() else {
-            throw fail(xml, "the document ends inside the multistatus")
-        }
-        switch (state, event) {
-        case (_, .text):
+        guard let unit = units.next() else {
+            done = true
             return
-        case (.start, .start(let name, let attributes)):
-            switch name {
-            case DAVNames.multistatus:
-                state = .multistatus
-            case DAVNames.mkcalendar, DAVNames.mkcol:
-                // A request body that creates a collection: its DAV:set/DAV:prop describe one calendar.
-                let body = try xml.readElement(start: name, attributes: attributes)
-                var properties: [XMLName: XMLElement] = [:]
-                for set in body.children where set.name == DAVNames.set {
-                    for prop in set.children where prop.name == DAVNames.prop {
-                        for p in prop.children { properties[p.name] = p }
-                    }
+        }
+        switch unit {
+        case .failure(let error):
+            throw error
+        case .collectionBody(let body):
+            // A request body that creates a collection: its DAV:set/DAV:prop describe one calendar.
+            var properties: [XMLName: XMLElement] = [:]
+            for set in body.children where set.name == DAVNames.set {
+                for prop in set.children where prop.name == DAVNames.prop {
+                    for p in prop.children { properties[p.name] = p }
                 }
-                try openCollection(properties: properties, href: nil)
-                try close()
-                state = .done
-            default:
-                if name.namespace == "urn:ietf:params:xml:ns:icalendar-2.0" {
-                    throw fail(xml, "this is xCal, not a CalDAV body; read it with -f xcal")
-                }
-                throw fail(xml, "not a CalDAV body: the root element is \(name), not {DAV:}multistatus")
             }
-        case (.multistatus, .start(let name, let attributes)):
-            switch name {
-            case DAVNames.response:
-                try handle(DAVResponse(try xml.readElement(start: name, attributes: attributes)))
-            case DAVNames.syncToken:
-                syncToken = try xml.readText(of: name).trimmingWhitespace
-            default:
-                try xml.skipElement()
-            }
-        case (.multistatus, .end):
+            try openCollection(properties: properties, href: nil)
+            try close()
+            done = true
+        case .response(let element):
+            try handle(DAVResponse(element))
+        case .syncToken(let token):
+            syncToken = token
+        case .end(let line):
             if open == nil, syncToken != nil {
                 // A sync-collection report with no changes: the token alone is what the server said.
                 open = OpenCalendar(href: "", calendar: Calendar(kind: .calDAV, allowsContentModifications: true))
             }
             try close()
             if calendarsSeen == 0 {
-                log.warning(file: options.sourceName, line: xml.line, "the multistatus holds no calendar collection and no calendar data")
+                log.warning(file: options.sourceName, line: line, "the multistatus holds no calendar collection and no calendar data")
             }
-            state = .done
-        default:
-            throw fail(xml, "unexpected \(event)")
+            done = true
         }
     }
 

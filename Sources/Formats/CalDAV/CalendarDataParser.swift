@@ -11,10 +11,27 @@ struct CalendarDataParser {
     let options: ReadOptions
     let log: DiagnosticLog
 
+    /// Formats found by declared media type: a body declares the same one for each of its
+    /// thousands of resources, and finding it cost 50k instructions.
+    private let found = FoundFormats()
+
+    private final class FoundFormats {
+        var byMediaType: [String: (any CalendarFormat)?] = [:]
+    }
+
+    init(formats: [any CalendarFormat], options: ReadOptions, log: DiagnosticLog) {
+        self.formats = formats
+        self.options = options
+        self.log = log
+    }
+
     /// The format for a media type (parameters after `;` ignored), else nil.
     func format(for mediaType: String) -> (any CalendarFormat)? {
+        if let known = found.byMediaType[mediaType] { return known }
         let bare = mediaType.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
-        return formats.first { $0.mediaType == bare }
+        let format = formats.first { $0.mediaType == bare }
+        found.byMediaType[mediaType] = format
+        return format
     }
 
     /// The stream elements of a calendar-data (or calendar-timezone) element; empty when the

@@ -33,12 +33,16 @@ enum EWSNames {
 extension XMLElement {
     /// The first child in the EWS types namespace with this local name.
     func ews(_ local: String) -> XMLElement? {
-        children.first { $0.name.local == local && EWSNames.isTypes($0.name) }
+        // Lengths first: the mapper asks an item for ~60 names, and most of its children differ
+        // in length from the one asked for, which a String comparison would not see first.
+        let length = local.utf8.count
+        return children.first { $0.name.local.utf8.count == length && $0.name.local == local && EWSNames.isTypes($0.name) }
     }
 
     /// All children in the EWS types namespace with this local name.
     func ewsAll(_ local: String) -> [XMLElement] {
-        children.filter { $0.name.local == local && EWSNames.isTypes($0.name) }
+        let length = local.utf8.count
+        return children.filter { $0.name.local.utf8.count == length && $0.name.local == local && EWSNames.isTypes($0.name) }
     }
 
     /// The trimmed text of the first such child, nil when absent or empty.
@@ -54,8 +58,9 @@ extension XMLElement {
 
     /// The first descendant (depth-first) with this local name, in any namespace.
     func descendant(_ local: String) -> XMLElement? {
+        let length = local.utf8.count
         for child in children {
-            if child.name.local == local { return child }
+            if child.name.local.utf8.count == length && child.name.local == local { return child }
             if let found = child.descendant(local) { return found }
         }
         return nil

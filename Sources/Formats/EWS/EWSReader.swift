@@ -14,31 +14,38 @@ import XMLSupport
 /// converted and each failure is a warning. SyncFolderItems Delete changes are reported as
 /// deletions (warnings naming the ItemId).
 public struct EWSReader: CalendarReader {
-    private let source: ByteSource
     private let options: ReadOptions
     private let log: DiagnosticLog
-    private var xml: XMLPullReader?
+    /// The document's units, read on this thread or, with `ReadOptions.concurrency` above 1,
+    /// on a thread of its own (libxml2 and the item trees are half the work; the mapping, the
+    /// stages and the writer run on the thread that asks).
+    private let units: Prefetcher<EWSScanner.Unit>
     private var mapper: EWSItemMapper
-    private var started = false
     private var begun = false
     private var finished = false
-    private var sawEWS = false
     private var succeeded = 0
     private var failures: [(code: String, text: String, line: Int, path: String)] = []
     /// Overrides made from a master's ModifiedOccurrences, sent at the end unless the
     /// occurrence's own item came (keyed by UID and RECURRENCE-ID).
-    private var movedOccurrences: [Event] = []
+    /// One is let go as soon as its own item comes (nil here), so that what is held is the
+    /// occurrences still waiting, not every one the document moved.
+    private var movedOccurrences: [Event?] = []
+    /// Where the waiting ones are, by key.
+    private var waitingMoved: [String: [Int]] = [:]
     private var exceptionsSeen: Set<String> = []
     private var pending: [CalendarStreamElement] = []
     private var pendingIndex = 0
 
     /// A reader over `source` whose participant words are `vocabulary` (EWS's, with overrides).
     public init(source: ByteSource, options: ReadOptions, log: DiagnosticLog, vocabulary: ParticipantVocabulary = ExchangeVocabulary.ews) {
-        self.source = source
         self.options = options
         self.log = log
+        let scanner = EWSScanner(source: source, sourceName: options.sourceName)
+        self.units = Prefetcher(concurrently: options.concurrency > 1) { scanner.next() }
         self.mapper = EWSItemMapper(zones: EWSTimeZones(), vocabulary: vocabulary, sourceName: options.sourceName, log: log)
     }
+
+    public var readsOnSeveralThreads: Bool { options.concurrency > 1 }
 
     public mutating func next() throws -> CalendarStreamElement? {
         while true {
@@ -62,14 +69,6 @@ public struct EWSReader: CalendarReader {
         }
     }
 
-    private mutating func reader() throws -> XMLPullReader {
-        if let xml { return xml }
-        let source = self.source
-        let made = try XMLPullReader(name: options.sourceName) { try source.read(into: $0) }
-        xml = made
-        return made
-    }
-
     private func fail(_ line: Int?, _ path: String, _ message: String) -> CalendarError {
         CalendarError(.data, file: options.sourceName, line: line, location: path, message)
     }
@@ -81,23 +80,16 @@ public struct EWSReader: CalendarReader {
     }
 
     private mutating func step() throws {
-        let xml = try reader()
-        guard let event = try xml.next() else {
-            try end(xml)
+        guard let unit = units.next() else {
+            finished = true
             return
         }
-        guard case .start(let name, let attributes) = event else { return }
-        if !started {
-            started = true
-            guard EWSNames.isSOAP(name) || EWSNames.isEWS(name) else {
-                throw fail(
-                    xml.line, xml.path,
-                    "not an EWS document: the root element is \(name), not a SOAP envelope or an element of EWS's namespaces")
-            }
-        }
-        if EWSNames.isEWS(name) { sawEWS = true }
-        if EWSNames.isSOAP(name), name.local == "Fault" {
-            let fault = try xml.readElement(start: name, attributes: attributes)
+        switch unit {
+        case .failure(let error):
+            throw error
+        case .end(let started, let sawEWS):
+            try end(started: started, sawEWS: sawEWS)
+        case .fault(let fault):
             let code =
                 fault.descendant("ResponseCode")?.trimmedText ?? fault.descendant("faultcode")?.trimmedText
                 ?? fault.descendant("Value")?.trimmedText ?? "?"
@@ -105,31 +97,19 @@ public struct EWSReader: CalendarReader {
                 fault.descendant("MessageText")?.trimmedText ?? fault.descendant("faultstring")?.trimmedText
                 ?? fault.descendant("Text")?.trimmedText ?? ""
             throw fail(fault.line, fault.path, "Exchange answered with a SOAP fault: \(code)\(text.isEmpty ? "" : ": \(text)")")
-        }
-        if EWSNames.isMessages(name), name.local.hasSuffix("ResponseMessage"),
-            let responseClass = attributes.first(where: { $0.name.local == "ResponseClass" })?.value
-        {
-            if responseClass == "Error" {
-                let message = try xml.readElement(start: name, attributes: attributes)
-                failures.append(
-                    (
-                        message.descendant("ResponseCode")?.trimmedText ?? "?", message.descendant("MessageText")?.trimmedText ?? "",
-                        message.line, message.path
-                    ))
-                return
-            }
+        case .failedMessage(let message):
+            failures.append(
+                (
+                    message.descendant("ResponseCode")?.trimmedText ?? "?", message.descendant("MessageText")?.trimmedText ?? "",
+                    message.line, message.path
+                ))
+        case .message(let name, let responseClass, let line, let path):
             succeeded += 1
             if responseClass == "Warning" {
                 log.warning(
-                    file: options.sourceName, line: xml.line, location: xml.path,
-                    "Exchange answered \(name.local) with a warning; its items are read")
+                    file: options.sourceName, line: line, location: path, "Exchange answered \(name) with a warning; its items are read")
             }
-            return
-        }
-        guard EWSNames.isTypes(name) else { return }
-        switch name.local {
-        case "TimeZoneContext":
-            let context = try xml.readElement(start: name, attributes: attributes)
+        case .timeZoneContext(let context):
             if let definition = context.ews("TimeZoneDefinition") {
                 var problem: String?
                 mapper.contextZone = mapper.zones.zone(definition: definition, problem: &problem)
@@ -142,12 +122,10 @@ public struct EWSReader: CalendarReader {
                     pending.append(.entry(.timeZone(built), line: definition.line))
                 }
             }
-        case "CalendarItem":
-            let element = try xml.readEWSItem(start: name, attributes: attributes)
+        case .calendarItem(let element):
             try emit(element)
-        case "ItemChange":
+        case .itemChange(let change):
             // UpdateItem: the changed fields of one item, each in its own SetItemField.
-            let change = try xml.readElement(start: name, attributes: attributes)
             var merged = XMLElement(name: XMLName(EWSNames.types, "CalendarItem"), line: change.line, path: change.path)
             if let id = change.ews("ItemId") { merged.children.append(id) }
             for set in change.ews("Updates")?.children ?? [] where set.name.local.hasPrefix("Set") || set.name.local.hasPrefix("Append") {
@@ -160,18 +138,11 @@ public struct EWSReader: CalendarReader {
                 return
             }
             try emit(merged)
-        case "Delete" where xml.path.contains("Changes"):
-            let delete = try xml.readElement(start: name, attributes: attributes)
+        case .delete(let delete):
             let id = delete.ews("ItemId")?.attribute("Id") ?? "?"
             log.warning(
                 file: options.sourceName, line: delete.line, location: delete.path,
                 "deleted on the server (SyncFolderItems Delete): item \(id)")
-        case "Message", "MeetingRequest", "MeetingResponse", "MeetingCancellation", "MeetingMessage", "Task", "Contact",
-            "DistributionList", "PostItem", "Item":
-            // Not calendar items (meeting messages live in the inbox): skipped whole.
-            try xml.skipElement()
-        default:
-            return
         }
     }
 
@@ -180,16 +151,28 @@ public struct EWSReader: CalendarReader {
         begin()
         for definition in mapped.definitions { pending.append(.entry(.timeZone(definition), line: element.line)) }
         let item = mapped.event.item
-        if let recurrenceID = item.recurrenceID, let uid = item.uid { exceptionsSeen.insert(Self.key(uid, recurrenceID)) }
+        if let recurrenceID = item.recurrenceID, let uid = item.uid {
+            let key = Self.key(uid, recurrenceID)
+            exceptionsSeen.insert(key)
+            for position in waitingMoved.removeValue(forKey: key) ?? [] { movedOccurrences[position] = nil }
+        }
         pending.append(.entry(.event(mapped.event), line: element.line))
-        movedOccurrences += mapped.movedOccurrences
+        for moved in mapped.movedOccurrences {
+            if let uid = moved.item.uid, let recurrenceID = moved.item.recurrenceID {
+                let key = Self.key(uid, recurrenceID)
+                // Its own item came already.
+                if exceptionsSeen.contains(key) { continue }
+                waitingMoved[key, default: []].append(movedOccurrences.count)
+            }
+            movedOccurrences.append(moved)
+        }
     }
 
     private static func key(_ uid: String, _ recurrenceID: CalendarDateTime) -> String {
         "\(uid)\u{0}\(recurrenceID.wallSecondsSinceEpoch)"
     }
 
-    private mutating func end(_ xml: XMLPullReader) throws {
+    private mutating func end(started: Bool, sawEWS: Bool) throws {
         finished = true
         guard started else { throw fail(nil, "/", "the input is empty: no EWS document") }
         guard sawEWS else { throw fail(nil, "/", "not an EWS document: the SOAP envelope holds no element of EWS's namespaces") }
@@ -207,14 +190,9 @@ public struct EWSReader: CalendarReader {
             )
         }
         begin()
-        for moved in movedOccurrences {
-            guard let uid = moved.item.uid, let recurrenceID = moved.item.recurrenceID, exceptionsSeen.contains(Self.key(uid, recurrenceID))
-            else {
-                pending.append(.entry(.event(moved), line: 0))
-                continue
-            }
-        }
+        for case let moved? in movedOccurrences { pending.append(.entry(.event(moved), line: 0)) }
         movedOccurrences.removeAll()
+        waitingMoved.removeAll()
         pending.append(.endCalendar(trailingProperties: []))
     }
 }

@@ -1,4 +1,5 @@
 import CalendarModel
+import XMLSupport
 
 /// Writes an EWS SOAP document as UTF-8 bytes, indented two spaces a level. EWS documents use
 /// three fixed prefixes (`s:` SOAP, `m:` messages, `t:` types) declared once on the envelope, so
@@ -208,54 +209,8 @@ struct EWSXMLEmitter: UTF8Output {
         buffer.append(0x22)
     }
 
-    /// Appends text escaped for XML: markup characters as entities, a carriage return as `&#13;`
-    /// (XML would otherwise fold CRLF into LF), and what XML 1.0 cannot carry as U+FFFD. Runs of
-    /// plain bytes are copied at once.
+    /// Appends text escaped for XML (`XMLEscaping`).
     mutating func escape(_ text: String, attribute: Bool) {
-        var text = text
-        text.withUTF8 { bytes in
-            var runStart = 0
-            var i = 0
-            let n = bytes.count
-            while i < n {
-                let b = bytes[i]
-                // Fast test: nothing below 0x3F but controls, '&', '<', '>', '"' needs work, and
-                // 0xEF leads U+FFFE/U+FFFF.
-                if b >= 0x3F && b != 0xEF {
-                    i += 1
-                    continue
-                }
-                var replacement: StaticString?
-                var skip = 1
-                switch b {
-                case 0x26: replacement = "&amp;"
-                case 0x3C: replacement = "&lt;"
-                case 0x3E: replacement = "&gt;"
-                case 0x22 where attribute: replacement = "&quot;"
-                case 0x0D: replacement = "&#13;"
-                case 0x0A where attribute: replacement = "&#10;"
-                case 0x09 where attribute: replacement = "&#9;"
-                case 0x0A, 0x09: break
-                case 0xEF:
-                    // U+FFFE and U+FFFF are EF BF BE and EF BF BF.
-                    if i + 2 < n, bytes[i + 1] == 0xBF, bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF {
-                        replacement = "\u{FFFD}"
-                        skip = 3
-                    }
-                case _ where b < 0x20: replacement = "\u{FFFD}"
-                default: break
-                }
-                guard let replacement else {
-                    i += 1
-                    continue
-                }
-                if i > runStart { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
-                if b < 0x20 && b != 0x0D && b != 0x0A && b != 0x09 || skip == 3 { replacedCharacters += 1 }
-                append(replacement)
-                i += skip
-                runStart = i
-            }
-            if n > runStart { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<n])) }
-        }
+        replacedCharacters += XMLEscaping.append(text, attribute: attribute, to: &buffer)
     }
 }
