@@ -78,7 +78,7 @@ final class CalDAVPush {
         let counts = client.requestCounts
         r.calDAV?.requests = counts.byMethod
         r.calDAV?.retries = counts.retries
-        r.collect(log.diagnostics)
+        r.collect(log.diagnostics, suppressed: log.suppressed)
         return r
     }
 

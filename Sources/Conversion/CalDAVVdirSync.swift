@@ -77,7 +77,7 @@ final class CalDAVVdirSync {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             try Self.writeAtomically(Array(try encoder.encode(state)), to: path)
         }
-        report.collect(log.diagnostics)
+        report.collect(log.diagnostics, suppressed: log.suppressed)
         summary.report = report
         summary.warnings = log.warningCount
         if let path = request.reportPath { try report.write(to: path) }

@@ -98,7 +98,10 @@ final class CSVReader: CalendarReader {
         self.header = header
         let unknown = header.unknownNames.filter { !$0.isEmpty }
         if !unknown.isEmpty {
-            log.warning(file: file, line: record.line, "columns not in the \(header.dialect.rawValue) layout are ignored: \(unknown.joined(separator: ", "))")
+            let more = unknown.count > 20 ? " and \(unknown.count - 20) more" : ""
+            log.warning(
+                file: file, line: record.line,
+                "columns not in the \(header.dialect.rawValue) layout are ignored: \(unknown.prefix(20).joined(separator: ", "))\(more)")
         }
         if header.dialect == .flat {
             flat = FlatRowMapper(vocabulary: flatVocabulary)
