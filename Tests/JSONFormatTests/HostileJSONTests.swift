@@ -22,4 +22,16 @@ final class HostileJSONTests: XCTestCase {
         XCTAssertEqual(log.diagnostics.count, DiagnosticLog.defaultKeptPerKind)
         XCTAssertEqual(log.suppressed.first?.count, 200_000 - DiagnosticLog.defaultKeptPerKind)
     }
+
+    /// A 65 MiB string was held whole (and a 1 GB one would have been): one item is at most 64 MiB.
+    func testAnItemLongerThan64MiBIsAnError() {
+        let document =
+            #"{"format":"calport-json","version":1,"calendars":[{"calendar":{"type":"local"},"entries":[{"event":{"uid":"big","title":""#
+            + String(repeating: "x", count: 65 << 20) + #""}}]}]}"#
+        var reader = NativeJSONFormat().makeReader(
+            source: MemoryByteSource(Array(document.utf8)), options: ReadOptions(sourceName: "big.json"), log: DiagnosticLog())
+        XCTAssertThrowsError(try { while try reader.next() != nil {} }()) { error in
+            XCTAssertEqual("\(error)", "big.json:1: error: one value is longer than 64 MiB")
+        }
+    }
 }
