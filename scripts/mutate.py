@@ -2,8 +2,10 @@
 """Black-box mutation run of the calport binary (issue 21): thousands of mutants of real files in
 every format (byte flips, truncation, giant repetitions, deep nesting, huge numbers, long lines),
 each converted to a rotating output format, some with --expand over a century. A crash (signal or
-an exit status calport does not use), a hang (over --timeout seconds) or a memory blow-up (over
---memory MB of address space) is a finding, saved with the command that reproduces it.
+an exit status calport does not use), a hang (more processor time than --timeout seconds and one
+per MB of input, or past the wall-clock timeout twice, the second time with ten times as long: a
+loaded machine stalls any run) or a memory blow-up (over --memory MB of address space) is a
+finding, saved with the command that reproduces it.
 
     scripts/mutate.py --calport .build/release/calport --seconds 600 [--out mutate-findings]
 
@@ -119,6 +121,11 @@ def mutate(data, fmt, rng):
     return bytes(data)
 
 
+def timeout_cpu(path, base=10.0):
+    """Processor seconds a conversion of `path` may take: the base and a second per MB."""
+    return base + os.path.getsize(path) / 1e6
+
+
 def run(calport, path, fmt, out_fmt, expand, timeout, memory_mb, workdir):
     out = os.path.join(workdir, "out." + EXTENSIONS[out_fmt])
     args = [calport, "convert", "-f", fmt, path, "-t", out_fmt, "-o", out, "--quiet", "--no-progress"]
@@ -129,11 +136,18 @@ def run(calport, path, fmt, out_fmt, expand, timeout, memory_mb, workdir):
         resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
 
     started = time.time()
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         p = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=timeout, preexec_fn=limit)
     except subprocess.TimeoutExpired:
         return "hang", args, time.time() - started, b""
     elapsed = time.time() - started
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
+    # Work in proportion to the input is no hang: a second of processor time per MB is allowed
+    # beyond the timeout (a 20 MB mutant of 400,000 rows converts in ~10 s).
+    if cpu > timeout_cpu(path):
+        return "hang", args, elapsed, f"{cpu:.1f} s of processor time".encode()
     if p.returncode < 0 or p.returncode not in EXPECTED:
         memory = b"alloc" in p.stderr.lower() or b"memory" in p.stderr.lower()
         return ("memory" if memory else "crash"), args, elapsed, p.stderr[-2000:]
@@ -186,8 +200,10 @@ def main():
             expand = rng.random() < 0.3
             kind, cmd, elapsed, err = run(args.calport, path, fmt, out_fmt, expand, args.timeout, args.memory, workdir)
             if kind == "hang":
-                # A busy machine can stall any run: a hang is one that stalls again with thrice the time.
-                kind, cmd, elapsed, err = run(args.calport, path, fmt, out_fmt, expand, 3 * args.timeout, args.memory, workdir)
+                # A busy machine stalls any run: a hang is one that runs past the timeout again with
+                # ten times the wall time, or uses more processor time than its size allows.
+                kind, cmd, elapsed, err = run(
+                    args.calport, path, fmt, out_fmt, expand, 10 * args.timeout + timeout_cpu(path), args.memory, workdir)
             counts[fmt] += 1
             if elapsed > slowest[0]:
                 slowest = (elapsed, f"{fmt} → {out_fmt}{' --expand' if expand else ''} ({len(data)} bytes)")

@@ -51,4 +51,18 @@ final class CSVHostileInputTests: XCTestCase {
         let warning = try XCTUnwrap(log.diagnostics.first { $0.message.contains("columns not in the") })
         XCTAssertTrue(warning.message.hasSuffix("X19 and 99980 more"), warning.message)
     }
+
+    /// A 1 GB line after an unbalanced quote was read whole, byte by byte, into one cell (minutes,
+    /// gigabytes): a record longer than 1 MiB outside quotes is an error at its line, the header's too.
+    func testALineLongerThanTheRecordLimitIsAnError() throws {
+        let long = String(repeating: "x", count: 3 << 20)
+        for (csv, line) in [("Subject,Start Date\n\"" + long + "\n", 2), ("Subject,Start Date\nA," + long + "\n", 2), (long + "\n", 1)] {
+            let started = Double(clock()) / Double(CLOCKS_PER_SEC)
+            XCTAssertThrowsError(try CSVTestHelpers.read(Array(csv.utf8), format: "csv-outlook", name: "long.csv")) { error in
+                XCTAssertEqual((error as? CalendarError)?.diagnostic.line, line, "\(error)")
+                XCTAssertTrue("\(error)".contains("is longer than 1 MiB"), "\(error)")
+            }
+            XCTAssertLessThan(Double(clock()) / Double(CLOCKS_PER_SEC) - started, 10, "processor seconds")
+        }
+    }
 }

@@ -41,4 +41,32 @@ final class HostileICSTests: XCTestCase {
         let expected = "p.ics:5: warning: SUMMARY has more than 10000 parameters and parameter values; line skipped"
         XCTAssertEqual(log.diagnostics.map(\.description), [expected])
     }
+
+    /// Lenient mode looked ahead for the end of the line after BEGIN:VCALENDAR to see whether it
+    /// was folding gone wrong, and read a 1 GB line whole (2 GB of memory): the look-ahead stops
+    /// at the line limit, and the line is refused at its line having read little more than that.
+    func testAGiantLineIsRefusedWithoutBeingReadWhole() throws {
+        let source = EndlessLineSource(prefix: Array("BEGIN:VCALENDAR\r\nX-A:".utf8))
+        var reader = ICSReader(source: source, options: ReadOptions(sourceName: "giant.ics"), log: DiagnosticLog())
+        XCTAssertThrowsError(try { while try reader.next() != nil {} }()) { error in
+            XCTAssertEqual("\(error)", "giant.ics:2: error: line is longer than 67108864 bytes")
+        }
+        XCTAssertLessThan(source.handedOut, 3 << 26, "bytes read")
+    }
+}
+
+/// A prefix, then `x` without end: a line longer than any limit, in no memory.
+final class EndlessLineSource: ByteSource {
+    private let prefix: [UInt8]
+    private(set) var handedOut = 0
+
+    init(prefix: [UInt8]) { self.prefix = prefix }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let head = max(0, min(buffer.count, prefix.count - handedOut))
+        for i in 0..<head { buffer[i] = prefix[handedOut + i] }
+        _ = memset(buffer.baseAddress! + head, Int32(UInt8(ascii: "x")), buffer.count - head)
+        handedOut += buffer.count
+        return buffer.count
+    }
 }

@@ -15,6 +15,8 @@ final class CSVRecordReader {
         case record(CSVRecord)
         /// A record that cannot be read; reading resumes on the line after the one it started on.
         case malformed(line: Int, row: Int, column: Int, message: String)
+        /// A record longer than `maximumRecordBytes` outside quotes: reading cannot go on.
+        case tooLong(line: Int, row: Int)
     }
 
     /// A quoted cell longer than this is taken for an unbalanced quote: it bounds the memory one
@@ -75,6 +77,8 @@ final class CSVRecordReader {
                 guard try fill() else { break scan }
                 continue
             }
+            // The header's record is refused as too long when it is read; no need to look further.
+            if i - start > Self.maximumRecordBytes { break scan }
             let c = buffer[i]
             if c == Self.quote {
                 inQuotes.toggle()
@@ -115,6 +119,8 @@ final class CSVRecordReader {
             }
 
             while true {
+                // A record this long outside quotes (a 1 GB line) would be held whole: refused.
+                if !inQuotes && i - recordStart > Self.maximumRecordBytes { return .tooLong(line: startLine, row: row + 1) }
                 guard let c = try byte(at: &i) else {
                     // End of input.
                     if inQuotes {
@@ -201,12 +207,14 @@ final class CSVRecordReader {
     private func unbalanced(recordStart: Int, startLine: Int, column: Int) throws -> Item {
         var i = recordStart
         while i < buffer.count && buffer[i] != Self.cr && buffer[i] != Self.lf { i += 1 }
-        if i < buffer.count {
+        // No line end in what was read: the line goes on (a 1 GB one), and so does its number.
+        let lineEnds = i < buffer.count
+        if lineEnds {
             if buffer[i] == Self.cr && i + 1 < buffer.count && buffer[i + 1] == Self.lf { i += 1 }
             i += 1
         }
         position = i
-        line = startLine + 1
+        line = lineEnds ? startLine + 1 : startLine
         row += 1
         return .malformed(line: startLine, row: row, column: column, message: "a quote opened in this cell never closes; reading resumes on the next line")
     }
