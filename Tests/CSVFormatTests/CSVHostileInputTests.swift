@@ -65,4 +65,19 @@ final class CSVHostileInputTests: XCTestCase {
             XCTAssertLessThan(Double(clock()) / Double(CLOCKS_PER_SEC) - started, 10, "processor seconds")
         }
     }
+
+    /// Every line ends inside a quoted cell that the next line closes: each recovery from the
+    /// unbalanced quote read the rest again from the next line, 5 MB took minutes. Recoveries
+    /// may read 16 MiB again in all; then reading stops with an error.
+    func testUnbalancedQuotesOnEveryLineAreNotReadAgainPerLine() throws {
+        let line = #"and a line break","Ro00 AM","False","has ""quotes"""#
+        let csv =
+            #""Subject","Start Date","Start Time","End Date","End Tim00 AM","False","has ""quotes"""# + "\n"
+            + Array(repeating: line, count: 40_000).joined(separator: "\n") + "\n"
+        let started = Double(clock()) / Double(CLOCKS_PER_SEC)
+        XCTAssertThrowsError(try CSVTestHelpers.read(Array(csv.utf8), format: "csv-outlook", name: "quotes.csv")) { error in
+            XCTAssertTrue("\(error)".contains("quotes that never close"), "\(error)")
+        }
+        XCTAssertLessThan(Double(clock()) / Double(CLOCKS_PER_SEC) - started, 20, "processor seconds")
+    }
 }

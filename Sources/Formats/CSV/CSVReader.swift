@@ -60,9 +60,8 @@ final class CSVReader: CalendarReader {
             return
         }
         switch item {
-        case .tooLong(let line, let row):
-            let limit = CSVRecordReader.maximumRecordBytes >> 20
-            throw CalendarError(.data, file: file, line: line, "row \(row) is longer than \(limit) MiB; no calendar's row is")
+        case .unreadable(let line, let message):
+            throw CalendarError(.data, file: file, line: line, message)
         case .malformed(let line, let row, let column, let message):
             try lenient(line: line, column: column, "row \(row) skipped: \(header.map { columnName(column - 1, in: $0) } ?? "column \(column)"): \(message)")
         case .record(let record):

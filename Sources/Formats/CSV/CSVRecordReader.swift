@@ -15,13 +15,17 @@ final class CSVRecordReader {
         case record(CSVRecord)
         /// A record that cannot be read; reading resumes on the line after the one it started on.
         case malformed(line: Int, row: Int, column: Int, message: String)
-        /// A record longer than `maximumRecordBytes` outside quotes: reading cannot go on.
-        case tooLong(line: Int, row: Int)
+        /// Reading cannot go on: a record longer than `maximumRecordBytes` outside quotes, or
+        /// unbalanced quotes that would have the rest read again and again.
+        case unreadable(line: Int, message: String)
     }
 
     /// A quoted cell longer than this is taken for an unbalanced quote: it bounds the memory one
     /// record may hold, and no calendar cell is this long.
     static let maximumRecordBytes = 1 << 20
+    /// How much the recoveries from unbalanced quotes may read again, in all.
+    static let maximumRescannedBytes = 16 << 20
+    private var rescanned = 0
 
     private let decoder: CSVTextDecoder
     private var buffer: [UInt8] = []
@@ -120,11 +124,14 @@ final class CSVRecordReader {
 
             while true {
                 // A record this long outside quotes (a 1 GB line) would be held whole: refused.
-                if !inQuotes && i - recordStart > Self.maximumRecordBytes { return .tooLong(line: startLine, row: row + 1) }
+                if !inQuotes && i - recordStart > Self.maximumRecordBytes {
+                    let message = "row \(row + 1) is longer than \(Self.maximumRecordBytes >> 20) MiB; no calendar's row is"
+                    return .unreadable(line: startLine, message: message)
+                }
                 guard let c = try byte(at: &i) else {
                     // End of input.
                     if inQuotes {
-                        return try unbalanced(recordStart: recordStart, startLine: startLine, column: fields.count + 1)
+                        return try unbalanced(recordStart, startLine, column: fields.count + 1, scanned: i - recordStart)
                     }
                     position = i
                     if !sawAnything { return nil }
@@ -145,7 +152,7 @@ final class CSVRecordReader {
                             // A quote closing in mid-cell after the cell crossed a line break: the
                             // quote that opened it was never closed on its own line, and this one
                             // opens the next record. Resume there rather than swallow it.
-                            return try unbalanced(recordStart: recordStart, startLine: startLine, column: fields.count + 1)
+                            return try unbalanced(recordStart, startLine, column: fields.count + 1, scanned: i - recordStart)
                         } else {
                             inQuotes = false
                             afterClosingQuote = true
@@ -162,7 +169,7 @@ final class CSVRecordReader {
                     field.append(c)
                     i += 1
                     if i - recordStart > Self.maximumRecordBytes {
-                        return try unbalanced(recordStart: recordStart, startLine: startLine, column: fields.count + 1)
+                        return try unbalanced(recordStart, startLine, column: fields.count + 1, scanned: i - recordStart)
                     }
                     continue
                 }
@@ -204,7 +211,14 @@ final class CSVRecordReader {
 
     /// Reports a quote that never closes and resumes on the line after the one the record began on,
     /// so that every later record is read with the right quoting.
-    private func unbalanced(recordStart: Int, startLine: Int, column: Int) throws -> Item {
+    private func unbalanced(_ recordStart: Int, _ startLine: Int, column: Int, scanned: Int) throws -> Item {
+        // Each recovery reads again from the line after the record's first: a file of records
+        // that each run on in quotes would be read once per line (5 MB took minutes).
+        rescanned += scanned
+        if rescanned > Self.maximumRescannedBytes {
+            let message = "quotes that never close: more than \(Self.maximumRescannedBytes >> 20) MiB read again to recover"
+            return .unreadable(line: startLine, message: message)
+        }
         var i = recordStart
         while i < buffer.count && buffer[i] != Self.cr && buffer[i] != Self.lf { i += 1 }
         // No line end in what was read: the line goes on (a 1 GB one), and so does its number.
