@@ -68,7 +68,7 @@ final class CSVHostileInputTests: XCTestCase {
 
     /// Every line ends inside a quoted cell that the next line closes: each recovery from the
     /// unbalanced quote read the rest again from the next line, 5 MB took minutes. Recoveries
-    /// may read 16 MiB again in all; then reading stops with an error.
+    /// may read 4 MiB again in all; then reading stops with an error.
     func testUnbalancedQuotesOnEveryLineAreNotReadAgainPerLine() throws {
         let line = #"and a line break","Ro00 AM","False","has ""quotes"""#
         let csv =

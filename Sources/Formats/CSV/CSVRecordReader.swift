@@ -24,7 +24,7 @@ final class CSVRecordReader {
     /// record may hold, and no calendar cell is this long.
     static let maximumRecordBytes = 1 << 20
     /// How much the recoveries from unbalanced quotes may read again, in all.
-    static let maximumRescannedBytes = 16 << 20
+    static let maximumRescannedBytes = 4 << 20
     private var rescanned = 0
 
     private let decoder: CSVTextDecoder
