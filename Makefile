@@ -7,7 +7,7 @@ TZLOCAL_VERSION := 5.4.5
 CALDAV_SERVERS := radicale xandikos
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo test lint format bench bench-deps clean sample-report bench-expansion
+.PHONY: deps build demo test lint format bench bench-deps clean sample-report bench-expansion fuzz fuzz-repro mutate test-sanitized
 
 # Installs the C libraries, the Python test oracles and Radicale when missing; does nothing when present.
 deps:
@@ -85,3 +85,34 @@ bench-deps:
 
 clean:
 	rm -rf .build
+
+# Fuzzing (FUZZING.md). `make fuzz` builds Fuzz/ (a nested package, as Benchmarks/ is) with
+# -sanitize=fuzzer,address and runs every reader's libFuzzer target for FUZZ_SECONDS each; any
+# crash, sanitizer report, leak, timeout (10 s an input) or out-of-memory (2 GB) fails it, with
+# the finding kept under Fuzz/findings/ and a command that reproduces it. `make test` runs the
+# same harness without libFuzzer for a second a target (Tests/FuzzSmokeTests).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) scripts/fuzz.sh
+
+# Replays one finding through its target: make fuzz-repro TARGET=ics FINDING=Fuzz/findings/ics-crash-…
+fuzz-repro:
+	CALPORT_FUZZ_TARGET=$(TARGET) Fuzz/.build/release/CalPortFuzz $(FINDING)
+
+# The black-box mutation run of the release binary over every format (scripts/mutate.py),
+# bounded by MUTATE_SECONDS; findings go to mutate-findings/.
+MUTATE_SECONDS ?= 600
+mutate: deps
+	$(SWIFT) build -c release --product calport
+	python3 scripts/mutate.py --calport .build/release/calport --seconds $(MUTATE_SECONDS)
+
+# The whole test suite under AddressSanitizer, then the tests of the threaded code (the
+# parallel ICS reader, the prefetching reader, the CalDAV client and the live servers) under
+# ThreadSanitizer. Each sanitizer builds everything again in its own scratch directory
+# (.build-asan, .build-tsan): too long for CI's budget, so run by hand (FUZZING.md has results).
+TSAN_TESTS ?= ParallelReadTests|OrderedWorkerPoolTests|StreamingTests|BatchConversionTests|CalDAVClientTests|CalDAVLiveTests
+test-sanitized: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_TESTS)'

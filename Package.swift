@@ -127,6 +127,11 @@ let package = Package(
                 "XMLSupport",
             ],
             exclude: ["Fixtures", "Oracle"]),
+        // The fuzz harness (Fuzz/Sources/CalPortFuzz/FuzzHarness.swift, linked) run without
+        // libFuzzer: replays of past findings and a short mutation smoke in `make test`.
+        .testTarget(
+            name: "FuzzSmokeTests", dependencies: ["Conversion", "CalDAVClient", "CalendarModel", "Recurrence", "TimeZones"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "RecurrenceTests", dependencies: ["Recurrence", "CalendarModel", "Conversion"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5],

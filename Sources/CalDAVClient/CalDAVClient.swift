@@ -142,10 +142,15 @@ public final class CalDAVClient: @unchecked Sendable {
             throw CalDAVError(.protocolError, url: collection.redacted, status: response.status, "sync-collection failed (HTTP \(response.status))")
         }
         let multistatus = try DAVMultistatus(bytes: [UInt8](response.body), name: collection.redacted)
+        return Self.changes(multistatus, base: response.url, collection: collection)
+    }
+
+    /// The changes a sync-collection answer lists; nil without a new sync token.
+    private static func changes(_ multistatus: DAVMultistatus, base: URL, collection: URL) -> CalDAVChanges? {
         guard let next = multistatus.syncToken else { return nil }
         var changes = CalDAVChanges(syncToken: next)
         for r in multistatus.responses {
-            guard let href = r.href, let url = URL(string: href, relativeTo: response.url)?.absoluteURL, url.path != collection.path else { continue }
+            guard let href = r.href, let url = URL(string: href, relativeTo: base)?.absoluteURL, url.path != collection.path else { continue }
             if let status = r.status, DAVResponse.code(status) == 404 {
                 changes.removed.append(url)
             } else if !href.hasSuffix("/") {
@@ -153,6 +158,18 @@ public final class CalDAVClient: @unchecked Sendable {
             }
         }
         return changes
+    }
+
+    /// What the client reads from a multistatus body a server sent for `base`: the calendar
+    /// collections a PROPFIND lists, the resources with data a REPORT returns, and the changes a
+    /// sync-collection names, each as the requests above read them. Fuzzing drives the client's
+    /// parsing through it (Fuzz/), with no server.
+    public static func answers(
+        inMultistatus body: [UInt8], base: URL
+    ) throws -> (collections: [CalDAVCollection], resources: [CalDAVResource], changes: CalDAVChanges?) {
+        let multistatus = try multistatus(Data(body), url: base)
+        let collections = multistatus.responses.filter(\.isCalendarCollection).map { collection($0, base: base) }
+        return (collections, resources(multistatus, base: base), changes(multistatus, base: base, collection: base))
     }
 
     /// The resource's data and entity tag, or nil when it is gone (404).

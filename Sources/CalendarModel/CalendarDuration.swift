@@ -8,6 +8,11 @@ public struct CalendarDuration: Hashable, Sendable {
     public var minutes: Int
     public var seconds: Int
 
+    /// Every field of a duration a reader accepts is below this (2^40): far beyond any date
+    /// RFC 5545 can write, and small enough that `totalSeconds`, and a date moved by it, cannot
+    /// overflow. Readers refuse larger numbers as they refuse any malformed DURATION.
+    public static let fieldLimit = 1 << 40
+
     public init(isNegative: Bool = false, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0, seconds: Int = 0) {
         self.isNegative = isNegative
         self.weeks = weeks
@@ -25,8 +30,20 @@ public struct CalendarDuration: Hashable, Sendable {
             minutes: magnitude / 60 % 60, seconds: magnitude % 60)
     }
 
-    /// The duration in seconds, counting a day as 86 400 seconds.
+    /// The duration in seconds, counting a day as 86 400 seconds; saturated at ±(Int.max / 4)
+    /// for a duration built with fields beyond `fieldLimit`, so it never traps and a date moved
+    /// by it is out of every range rather than an overflow.
     public var totalSeconds: Int {
+        let limit = UInt(Self.fieldLimit)
+        guard weeks.magnitude < limit, days.magnitude < limit, hours.magnitude < limit, minutes.magnitude < limit,
+            seconds.magnitude < limit
+        else {
+            // Out of every calendar's range: fields this large can only come from code.
+            let largest = [weeks, days, hours, minutes, seconds].max { $0.magnitude < $1.magnitude } ?? 0
+            let positive = (largest > 0) != isNegative
+            return positive ? Int.max / 4 : -(Int.max / 4)
+        }
+        // Below 2^40 each, the sum is below 2^60: no overflow.
         let magnitude = ((weeks * 7 + days) * 24 + hours) * 3600 + minutes * 60 + seconds
         return isNegative ? -magnitude : magnitude
     }

@@ -73,21 +73,64 @@ public struct CalendarError: Error, Hashable, Sendable, CustomStringConvertible 
 /// Collects the warnings of a run; readers report lenient repairs here, so nothing is
 /// repaired silently.
 ///
+/// Bounded: a hostile input can repeat one fault a million times, so only the first
+/// `keptPerKind` diagnostics of each kind (`Diagnostic.kind`) are kept and passed to `onReport`;
+/// the rest are counted (`suppressed`), so memory and output stay small while counts stay true.
+///
 /// Safe to use from several threads: a conversion may read on one thread while it writes on
 /// another, and both report here.
 public final class DiagnosticLog: @unchecked Sendable {
-    private let storage = Mutex<[Diagnostic]>([])
-    /// Called on every diagnostic as it is reported (e.g. to print it at once).
+    /// How many diagnostics of one kind a log keeps unless told otherwise.
+    public static let defaultKeptPerKind = 100
+
+    /// Diagnostics of one kind that were counted but not kept.
+    public struct Suppressed: Hashable, Sendable {
+        /// The first diagnostic of the kind, which was kept.
+        public var example: Diagnostic
+        /// How many more of the kind were reported and not kept (losses: items, as `lossCount`).
+        public var count: Int
+    }
+
+    private struct State {
+        var kept: [Diagnostic] = []
+        var perKind: [String: Int] = [:]
+        var suppressed: [String: Suppressed] = [:]
+        var suppressedOrder: [String] = []
+        var warningCount = 0
+    }
+
+    private let storage = Mutex<State>(State())
+    private let keptPerKind: Int?
+    /// Called on every diagnostic that is kept, as it is reported (e.g. to print it at once).
     public var onReport: ((Diagnostic) -> Void)?
 
-    public init(onReport: ((Diagnostic) -> Void)? = nil) {
+    /// - Parameter keptPerKind: how many diagnostics of one kind to keep; nil keeps every one
+    ///   (for a log whose entries are replayed into another one, which bounds them).
+    public init(keptPerKind: Int? = DiagnosticLog.defaultKeptPerKind, onReport: ((Diagnostic) -> Void)? = nil) {
+        self.keptPerKind = keptPerKind
         self.onReport = onReport
     }
 
     public func report(_ diagnostic: Diagnostic) {
         // Printing happens under the lock too, so lines from two threads never interleave.
-        storage.withLock {
-            $0.append(diagnostic)
+        storage.withLock { state in
+            if diagnostic.severity == .warning { state.warningCount += 1 }
+            if let limit = keptPerKind {
+                let kind = diagnostic.kind
+                let seen = state.perKind[kind, default: 0]
+                state.perKind[kind] = seen + 1
+                if seen >= limit {
+                    let count = diagnostic.lostField == nil ? 1 : diagnostic.lossCount
+                    if state.suppressed[kind] == nil {
+                        state.suppressedOrder.append(kind)
+                        let first = state.kept.first { $0.kind == kind } ?? diagnostic
+                        state.suppressed[kind] = Suppressed(example: first, count: 0)
+                    }
+                    state.suppressed[kind]!.count += count
+                    return
+                }
+            }
+            state.kept.append(diagnostic)
             onReport?(diagnostic)
         }
     }
@@ -109,6 +152,59 @@ public final class DiagnosticLog: @unchecked Sendable {
             severity: .warning, file: file, line: lines.first, message: message, lostField: field, lossCount: count, lossLines: lines))
     }
 
-    public var diagnostics: [Diagnostic] { storage.withLock { $0 } }
-    public var warningCount: Int { storage.withLock { $0.reduce(0) { $0 + ($1.severity == .warning ? 1 : 0) } } }
+    /// The diagnostics kept, in the order they were reported.
+    public var diagnostics: [Diagnostic] { storage.withLock { $0.kept } }
+    /// Every warning reported, kept or not.
+    public var warningCount: Int { storage.withLock { $0.warningCount } }
+    /// The kinds of which some diagnostics were only counted, in the order they first overflowed.
+    public var suppressed: [Suppressed] { storage.withLock { s in s.suppressedOrder.map { s.suppressed[$0]! } } }
+
+    /// One line for a kind that was only counted: how many more there were, and the first.
+    public static func suppressionNote(_ s: Suppressed) -> String {
+        "\(s.count) more like this were not listed: \(s.example.message)"
+    }
+
+    /// The notes of every kind that was only counted, as diagnostics to print at the end of a run.
+    public var suppressionNotes: [Diagnostic] {
+        suppressed.map { s in
+            Diagnostic(severity: s.example.severity, file: s.example.file, message: Self.suppressionNote(s))
+        }
+    }
+}
+
+extension Diagnostic {
+    /// What makes two diagnostics the same kind of fault: severity, lost field and the message
+    /// with its numbers and quoted text left out ("unknown member 'x1'" and "'x2'" are one kind).
+    public var kind: String {
+        var shape: [UInt8] = Array(severity.rawValue.utf8)
+        shape.append(0x1F)
+        shape.append(contentsOf: (lostField ?? "").utf8)
+        shape.append(0x1F)
+        var quote: UInt8?
+        var lastWasDigit = false
+        for b in message.utf8 {
+            if let q = quote {
+                if b == q { quote = nil }
+                continue
+            }
+            // An apostrophe inside a word ("can't") is not a quote.
+            if b == 0x22 || b == 0x60 || (b == 0x27 && (shape.last.map { !Self.isWordByte($0) } ?? true)) {
+                quote = b
+                shape.append(0x2A)
+                continue
+            }
+            let digit = b >= 0x30 && b <= 0x39
+            if digit {
+                if !lastWasDigit { shape.append(0x23) }
+            } else {
+                shape.append(b)
+            }
+            lastWasDigit = digit
+        }
+        return String(decoding: shape, as: UTF8.self)
+    }
+
+    private static func isWordByte(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b >= 0x80
+    }
 }

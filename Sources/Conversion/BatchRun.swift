@@ -102,7 +102,7 @@ final class BatchRun {
             report.inputs[i].file = SecretRedaction.text(report.inputs[i].file)
             report.inputs[i].error = report.inputs[i].error.map(SecretRedaction.text)
         }
-        report.collect(log.diagnostics)
+        report.collect(log.diagnostics, suppressed: log.suppressed)
         summary.warnings = log.warningCount
         summary.report = report
     }

@@ -81,7 +81,7 @@ final class CalDAVPush {
         r.calDAV?.requests = counts.byMethod
         r.calDAV?.retries = counts.retries
         r.run?.durationSeconds = Date().timeIntervalSince(started)
-        r.collect(log.diagnostics)
+        r.collect(log.diagnostics, suppressed: log.suppressed)
         return r
     }
 

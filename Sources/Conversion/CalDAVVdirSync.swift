@@ -88,7 +88,7 @@ final class CalDAVVdirSync {
     var currentReport: ConversionReport {
         var r = report
         r.run?.durationSeconds = Date().timeIntervalSince(started)
-        r.collect(log.diagnostics)
+        r.collect(log.diagnostics, suppressed: log.suppressed)
         return r
     }
 

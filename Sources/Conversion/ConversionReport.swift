@@ -202,8 +202,21 @@ public struct ConversionReport: Codable, Sendable, Equatable {
         }
     }
 
-    /// Takes the warnings and losses of a run.
-    public mutating func collect(_ diagnostics: [Diagnostic]) {
+    /// Takes the warnings and losses of a run; `suppressed` are the kinds the log only counted
+    /// past its limit (`DiagnosticLog`): their losses are added to the counts, and each kind of
+    /// warning gets one message saying how many more there were.
+    public mutating func collect(_ diagnostics: [Diagnostic], suppressed: [DiagnosticLog.Suppressed] = []) {
+        defer {
+            for s in suppressed {
+                if let field = s.example.lostField, let i = losses.firstIndex(where: { $0.field == field }) {
+                    losses[i].count += s.count
+                } else {
+                    let d = s.example
+                    let note = DiagnosticLog.suppressionNote(s)
+                    warnings.append(Message(file: d.file, line: nil, location: nil, severity: d.severity.rawValue, message: note))
+                }
+            }
+        }
         var lossIndex: [String: Int] = [:]
         for d in diagnostics {
             if let field = d.lostField {

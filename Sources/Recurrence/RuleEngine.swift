@@ -58,6 +58,11 @@ struct RuleEngine {
     /// year of that calendar (`periodCursor` its extended year) and a MONTHLY one a month of it
     /// (`periodCursor` is year × 32 + month index); the Gregorian day masks stay empty.
     private let scaled: ScaleDaySelector?
+    /// How far apart instances are when every period holds exactly one (no BYxxx part, no
+    /// BYSETPOS, a day of month every month has): then a COUNT rule can skip ahead by
+    /// arithmetic rather than walk each instance from DTSTART (`skip(toWall:)`).
+    private enum Cadence { case seconds(Int), months(Int) }
+    private let cadence: Cadence?
 
     // Sub-daily frequencies: seconds of day grouped by the unit (hour, minute, second) they fall in.
     private let unit: Int
@@ -74,6 +79,8 @@ struct RuleEngine {
     private var bufferIndex = 0
     private var emitted = 0
     private var startPending: Bool
+    /// Instances before this wall time are dropped: DTSTART, or where a COUNT skip landed.
+    private var floorWall: Int
     private var emptyRun = 0
     private let emptyLimit: Int
     private(set) var stop: RecurrenceStop?
@@ -122,9 +129,13 @@ struct RuleEngine {
             throw RecurrenceError(.invalid, "INTERVAL=\(rule.interval) must be a positive integer")
         }
         frequency = rule.frequency
-        interval = rule.interval
+        // INTERVAL=2^40 units is past 9999-12-31 from any start in every frequency (2^40
+        // seconds are 34,000 years): a larger one yields the same series, and keeps the period
+        // arithmetic from overflowing.
+        interval = min(rule.interval, RuleEngine.intervalCap)
         isDate = start.isDateOnly
         startWall = start.wallSecondsSinceEpoch
+        floorWall = startWall
         startDay = start.date.daysSinceEpoch
         self.instantOf = instantOf
         self.startAlwaysOccurs = startAlwaysOccurs
@@ -328,6 +339,18 @@ struct RuleEngine {
             periodCursor = startDay  // sub-daily: the day being scanned
             emptyLimit = 146_097
         }
+        let noParts =
+            rule.months.isEmpty && rule.daysOfTheMonth.isEmpty && rule.daysOfTheYear.isEmpty && rule.weeksOfTheYear.isEmpty
+            && rule.daysOfTheWeek.isEmpty && rule.byHour.isEmpty && rule.byMinute.isEmpty && rule.bySecond.isEmpty
+            && rule.setPositions.isEmpty && scale == nil && startTime.second < 60
+        switch frequency {
+        case _ where !noParts: cadence = nil
+        case .yearly: cadence = startDate.day <= 28 ? .months(12 * interval) : nil
+        case .monthly: cadence = startDate.day <= 28 ? .months(interval) : nil
+        case .weekly: cadence = .seconds(7 * 86_400 * interval)
+        case .daily: cadence = .seconds(86_400 * interval)
+        default: cadence = isDate ? nil : .seconds(unit * interval)
+        }
         if let scaled, frequency == .yearly {
             periodCursor = scaled.start.year
         } else if let scaled, frequency == .monthly {
@@ -379,7 +402,11 @@ struct RuleEngine {
     /// Moves the period cursor forward so that the next instance is the first at or after
     /// `wall` (or a little before it); only allowed without COUNT, which needs every instance.
     mutating func skip(toWall wall: Int) {
-        guard count == nil, stop == nil, wall > startWall else { return }
+        if count != nil {
+            skipCounted(toWall: wall)
+            return
+        }
+        guard stop == nil, wall > startWall else { return }
         startPending = false
         buffer.removeAll(keepingCapacity: true)
         bufferIndex = 0
@@ -392,9 +419,8 @@ struct RuleEngine {
             // last period that starts on or before the day.
             var cursor = (year: RuleEngine.floorDiv(periodCursor, 32), index: RuleEngine.floorMod(periodCursor, 32))
             while true {
-                var next: (year: Int, index: Int)? = cursor
-                for _ in 0..<interval { next = next.flatMap { scaled.month(after: $0.year, $0.index) } }
-                guard let candidate = next, let first = scaled.firstDay(ofYear: candidate.year, monthIndex: candidate.index),
+                guard let candidate = scaled.month(interval, after: cursor.year, cursor.index),
+                    let first = scaled.firstDay(ofYear: candidate.year, monthIndex: candidate.index),
                     first <= day
                 else { break }
                 cursor = candidate
@@ -427,6 +453,55 @@ struct RuleEngine {
         if aligned > periodCursor { periodCursor = aligned }
     }
 
+    /// A COUNT rule of one instance per period moves straight to its first instance at or after
+    /// `wall`, with that instance's number: FREQ=SECONDLY;COUNT=2147483647 from 1900 asked about
+    /// 2024 is answered at once rather than after four billion steps. Other COUNT rules must
+    /// count every instance and are left alone. Only before the first instance is taken.
+    private mutating func skipCounted(toWall wall: Int) {
+        guard let count, let cadence, stop == nil, emitted == 0, wall > startWall else { return }
+        var k: Int
+        let instance: Int
+        switch cadence {
+        case .seconds(let step):
+            k = (wall - startWall) / step + ((wall - startWall) % step == 0 ? 0 : 1)
+            guard k < count else { return stopCounting() }
+            instance = startWall + k * step
+            switch frequency {
+            case .weekly: periodCursor = firstPeriod + k * 7 * interval
+            case .daily: periodCursor = firstPeriod + k * interval
+            default: periodCursor = RuleEngine.floorDiv(instance, 86_400)  // the day being scanned
+            }
+        case .months(let step):
+            let start = CalendarDate(daysSinceEpoch: startDay)
+            let target = CalendarDate(daysSinceEpoch: RuleEngine.floorDiv(wall, 86_400))
+            let months = (target.year - start.year) * 12 + target.month - start.month
+            k = max(0, RuleEngine.floorDiv(months, step))
+            func wallOf(_ k: Int) -> Int {
+                let index = start.year * 12 + start.month - 1 + k * step
+                let year = RuleEngine.floorDiv(index, 12)
+                let day = CalendarDate(year: year, month: index - year * 12 + 1, day: start.day).daysSinceEpoch
+                return day * 86_400 + RuleEngine.floorMod(startWall, 86_400)
+            }
+            if wallOf(k) < wall { k += 1 }
+            guard k < count else { return stopCounting() }
+            instance = wallOf(k)
+            periodCursor = firstPeriod + k * (frequency == .yearly ? interval : step)
+        }
+        startPending = false
+        buffer.removeAll(keepingCapacity: true)
+        bufferIndex = 0
+        emitted = k
+        floorWall = instance
+    }
+
+    /// Ends a COUNT rule whose last instance lies before where it was asked to skip to.
+    private mutating func stopCounting() {
+        startPending = false
+        buffer.removeAll(keepingCapacity: true)
+        bufferIndex = 0
+        stop = .count
+    }
+
     private mutating func peekFirstRuleInstance() -> Int? {
         // Looks ahead without consuming, so the first rule instance still goes through the
         // COUNT/UNTIL checks of `next`.
@@ -442,10 +517,18 @@ struct RuleEngine {
             if bufferIndex < buffer.count {
                 let w = buffer[bufferIndex]
                 bufferIndex += 1
-                if w >= startWall { return w }
+                if w > RuleEngine.lastWall {
+                    stop = .lastYear
+                    return nil
+                }
+                if w >= floorWall { return w }
                 continue
             }
             if stop != nil { return nil }
+            if pastLastYear() {
+                stop = .lastYear
+                return nil
+            }
             buffer.removeAll(keepingCapacity: true)
             bufferIndex = 0
             fillNextPeriod()
@@ -466,12 +549,12 @@ struct RuleEngine {
                 ? scaled.firstDay(ofYear: periodCursor)
                 : scaled.firstDay(ofYear: RuleEngine.floorDiv(periodCursor, 32), monthIndex: RuleEngine.floorMod(periodCursor, 32))
             // No layout: ICU cannot go on (beyond its range), which ends the series as well.
-            return (first ?? Int.max) > 2_932_896
+            return (first ?? Int.max) > RuleEngine.lastDay
         }
         switch frequency {
         case .yearly: return periodCursor > 9999
         case .monthly: return periodCursor > 9999 * 12 + 11
-        default: return periodCursor > 2_932_896  // 9999-12-31 in days since 1970
+        default: return periodCursor > RuleEngine.lastDay
         }
     }
 
@@ -487,8 +570,7 @@ struct RuleEngine {
         if let scaled, frequency == .monthly {
             let year = RuleEngine.floorDiv(periodCursor, 32)
             let index = RuleEngine.floorMod(periodCursor, 32)
-            var next: (year: Int, index: Int)? = (year, index)
-            for _ in 0..<interval { next = next.flatMap { scaled.month(after: $0.year, $0.index) } }
+            let next = scaled.month(interval, after: year, index)
             // Past ICU's range: a cursor beyond the last date ends the series in pastLastYear.
             periodCursor = next.map { $0.year * 32 + $0.index } ?? Int.max / 2
             emit(days: scaled.days(inYear: year, monthIndex: index) ?? [])
@@ -735,6 +817,8 @@ struct RuleEngine {
             day = max(day, RuleEngine.floorDiv(nextUnit, unitsPerDay))
         }
         periodCursor = day + 1
+        // A long INTERVAL can jump past 9999-12-31, where the series ends (pastLastYear).
+        guard day <= RuleEngine.lastDay else { return }
         guard matches(day: day, ordinals: [], checkMonth: true) else { return }
         for (b, u) in bucketUnits.enumerated() where u >= 0 {
             let globalUnit = day * unitsPerDay + u
@@ -756,6 +840,12 @@ struct RuleEngine {
     }
 
     // MARK: arithmetic
+
+    /// The largest INTERVAL the engine steps by (see `interval`).
+    static let intervalCap = 1 << 40
+    /// 9999-12-31, the last date RFC 5545 can write, in days since 1970, and its last second.
+    static let lastDay = 2_932_896
+    static let lastWall = lastDay * 86_400 + 86_399
 
     static func floorDiv(_ a: Int, _ b: Int) -> Int {
         let q = a / b

@@ -130,10 +130,20 @@ struct ScaleDaySelector {
         return candidates.filter { matchesYearDay($0, year) && matchesWeekday($0, ordinals) }
     }
 
-    /// The month after index `monthIndex` of year `number`, as (year, index).
-    func month(after number: Int, _ monthIndex: Int) -> (year: Int, index: Int)? {
-        guard let year = scale.year(number) else { return nil }
-        return monthIndex + 1 < year.months.count ? (number, monthIndex + 1) : (number + 1, 0)
+    /// The month `steps` months after index `monthIndex` of year `number`, a year at a time; nil
+    /// past ICU's range or past 9999-12-31, where a series ends anyway. Every calendar has 12 or 13
+    /// months a year, so 140,000 months from any date RFC 5545 writes are past its last day: a
+    /// larger INTERVAL is answered at once.
+    func month(_ steps: Int, after number: Int, _ monthIndex: Int) -> (year: Int, index: Int)? {
+        guard steps <= 140_000 else { return nil }
+        var (current, index, left) = (number, monthIndex, steps)
+        while true {
+            guard let year = scale.year(current), let first = year.months.first?.firstDay, first <= RuleEngine.lastDay else { return nil }
+            if index + left < year.months.count { return (current, index + left) }
+            left -= year.months.count - index
+            current += 1
+            index = 0
+        }
     }
 
     /// The first day of a year or month of the calendar, for the engine's end-of-dates check.

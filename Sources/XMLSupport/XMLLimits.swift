@@ -8,11 +8,16 @@ public struct XMLLimits: Hashable, Sendable {
     /// The longest prolog (XML declaration, comments and processing instructions before the
     /// root element) that is scanned for a document type declaration.
     public var maximumPrologBytes: Int
+    /// The longest tag (with its attributes), comment or processing instruction (`MarkupGuard`).
+    public var maximumMarkupBytes: Int
 
     /// Limits with calport's defaults unless given.
-    public init(maximumDepth: Int = 256, maximumTextBytes: Int = 10_000_000, maximumPrologBytes: Int = 65_536) {
+    public init(
+        maximumDepth: Int = 256, maximumTextBytes: Int = 10_000_000, maximumPrologBytes: Int = 65_536, maximumMarkupBytes: Int = 1 << 20
+    ) {
         self.maximumDepth = maximumDepth
         self.maximumTextBytes = maximumTextBytes
         self.maximumPrologBytes = maximumPrologBytes
+        self.maximumMarkupBytes = maximumMarkupBytes
     }
 }

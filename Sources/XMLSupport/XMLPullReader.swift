@@ -44,7 +44,7 @@ public final class XMLPullReader {
     public init(name: String, limits: XMLLimits = XMLLimits(), read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) throws {
         self.name = name
         self.limits = limits
-        let box = InputBox(read: read, prologLimit: limits.maximumPrologBytes)
+        let box = InputBox(read: read, prologLimit: limits.maximumPrologBytes, markupLimit: limits.maximumMarkupBytes)
         self.input = box
         let context = Unmanaged.passUnretained(box).toOpaque()
         // XML_PARSE_COMPACT keeps short text inside its node (one allocation less per node);
@@ -190,13 +190,15 @@ public final class XMLPullReader {
     private final class InputBox {
         let read: (UnsafeMutableRawBufferPointer) throws -> Int
         var guardian: PrologGuard
+        var markup: MarkupGuard
         var refusal: (kind: XMLError.Kind, message: String)?
         var readError: Error?
         var parserMessage: (text: String, line: Int?)?
 
-        init(read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int, prologLimit: Int) {
+        init(read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int, prologLimit: Int, markupLimit: Int) {
             self.read = read
             self.guardian = PrologGuard(limit: prologLimit)
+            self.markup = MarkupGuard(limit: markupLimit)
         }
 
         /// Bytes read from the source and not yet handed to libxml2. Reading in our own chunks
@@ -229,6 +231,10 @@ public final class XMLPullReader {
                     let verdict = staged.isEmpty ? guardian.finish() : staged.withUnsafeBytes { guardian.feed($0) }
                     if case .refused(let kind, let message) = verdict {
                         refusal = (kind, message)
+                        return -1
+                    }
+                    guard staged.withUnsafeBytes({ markup.feed($0) }) else {
+                        refusal = (.tooLarge, "a tag, comment or processing instruction is longer than \(markup.limit) bytes")
                         return -1
                     }
                     if staged.isEmpty { return 0 }

@@ -19,6 +19,13 @@ struct CommonOptions: ParsableArguments {
             FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
         }
     }
+
+    /// Prints, after a run, how many diagnostics of each kind the log counted but did not keep.
+    func printSuppressed(_ log: DiagnosticLog) {
+        for note in log.suppressionNotes where !(quiet && note.severity == .warning) {
+            FileHandle.standardError.write(Data((note.description + "\n").utf8))
+        }
+    }
 }
 
 /// Exit statuses of sysexits.h, as DEVELOPERS.md lists them.

@@ -108,6 +108,7 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         let log = common.makeLog()
+        defer { common.printSuppressed(log) }
         let layout = effectiveLayout
         let summary: ConversionSummary
         do {

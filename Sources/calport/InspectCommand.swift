@@ -21,6 +21,7 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         let log = common.makeLog()
+        defer { common.printSuppressed(log) }
         if CalDAVOptions.isURL(input) {
             var options = CalDAVOptions()
             options.retries = retries

@@ -15,6 +15,7 @@ final class CSVRecordTests: XCTestCase {
             switch item {
             case .record(let r): rows.append(r.fields.map { CSVRecord.text($0).text })
             case .malformed(let line, let row, let column, _): malformed.append("\(line):\(row):\(column)")
+            case .unreadable(let line, let message): malformed.append("\(line): \(message)")
             }
         }
         return (rows, malformed, reader)

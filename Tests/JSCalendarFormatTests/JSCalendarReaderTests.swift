@@ -64,6 +64,15 @@ final class JSCalendarReaderTests: XCTestCase {
         }
     }
 
+    /// A duration of 10^17 days overflowed when the end was worked out (issue 21); it is no
+    /// duration, as in ICS.
+    func testDurationBeyondTheLimitIsNotADuration() {
+        let text = #"{"@type":"Event","uid":"e","start":"2024-01-01T09:00:00","duration":"P99999999999999999D"}"#
+        XCTAssertThrowsError(try read(text)) { error in
+            XCTAssertEqual("\(error)", "t.json:1:/duration: error: 'P99999999999999999D' is not a duration")
+        }
+    }
+
     func testUnmappedMembersWarnLenientlyAndFailStrictly() throws {
         let text = #"{"@type":"Event","uid":"e","virtualLocations":{}}"#
         let log = DiagnosticLog()

@@ -131,6 +131,24 @@ final class XMLPullReaderTests: XCTestCase {
         XCTAssertEqual(refusal(Array(big.utf8), limits: XMLLimits(maximumTextBytes: 1000))?.kind, .tooLarge)
     }
 
+    /// A 3.4 MB attribute value that never closed took libxml2 8 s (it rescans an unfinished
+    /// tag on every chunk, issue 21's mutation run): a tag, comment or processing instruction
+    /// longer than the limit is refused as it streams in; text and CDATA are not markup.
+    func testMarkupLongerThanTheLimitIsRefusedTextAndCDATAAreNot() {
+        let value = String(repeating: "x>'", count: 2000)
+        let tag = #"<a b=""# + value + #""/>"#
+        XCTAssertEqual(refusal(Array(tag.utf8), limits: XMLLimits(maximumMarkupBytes: 1000))?.kind, .tooLarge)
+        XCTAssertNil(refusal(Array(tag.utf8), limits: XMLLimits(maximumMarkupBytes: 7000)))
+        let comment = "<a><!--" + String(repeating: "x> '\"", count: 500) + "--></a>"
+        XCTAssertEqual(refusal(Array(comment.utf8), limits: XMLLimits(maximumMarkupBytes: 1000))?.kind, .tooLarge)
+        let text = "<a>" + String(repeating: "x ' \" ", count: 1000) + "<![CDATA[" + String(repeating: "<b c='", count: 1000) + "]]></a>"
+        XCTAssertNil(refusal(Array(text.utf8), chunk: 7, limits: XMLLimits(maximumMarkupBytes: 100)))
+        let unclosed = #"<a b=""# + String(repeating: "/href>", count: 600_000)
+        let started = Double(clock()) / Double(CLOCKS_PER_SEC)
+        XCTAssertEqual(refusal(Array(unclosed.utf8))?.kind, .tooLarge)
+        XCTAssertLessThan(Double(clock()) / Double(CLOCKS_PER_SEC) - started, 5, "processor seconds")
+    }
+
     func testAFailingSourceIsReported() {
         struct Broken: Error {}
         let b = Array("<a><b>".utf8)

@@ -12,6 +12,23 @@ struct CSVHeader {
     let columns: [CSVColumn?]
     /// For the flat layout: the column at each index, nil when unknown.
     let flatColumns: [FlatColumn?]
+    /// The first index of each column: rows look columns up by it, and a header can be wide.
+    private let columnIndex: [CSVColumn: Int]
+    private let flatIndex: [FlatColumn: Int]
+
+    init(dialect: CSVDialect, language: CSVLanguage, names: [String], columns: [CSVColumn?], flatColumns: [FlatColumn?]) {
+        self.dialect = dialect
+        self.language = language
+        self.names = names
+        self.columns = columns
+        self.flatColumns = flatColumns
+        var columnIndex: [CSVColumn: Int] = [:]
+        for (i, c) in columns.enumerated() { if let c, columnIndex[c] == nil { columnIndex[c] = i } }
+        var flatIndex: [FlatColumn: Int] = [:]
+        for (i, c) in flatColumns.enumerated() { if let c, flatIndex[c] == nil { flatIndex[c] = i } }
+        self.columnIndex = columnIndex
+        self.flatIndex = flatIndex
+    }
 
     /// Header names that belong to no column of the layout (ignored when reading).
     var unknownNames: [String] {
@@ -19,17 +36,21 @@ struct CSVHeader {
     }
 
     /// The index of a column, if the header has it.
-    func index(of column: CSVColumn) -> Int? { columns.firstIndex(of: column) }
+    func index(of column: CSVColumn) -> Int? { columnIndex[column] }
 
     /// The index of a flat column, if the header has it.
-    func index(of column: FlatColumn) -> Int? { flatColumns.firstIndex(of: column) }
+    func index(of column: FlatColumn) -> Int? { flatIndex[column] }
 
     /// Finds the layout of a header. `preferred` settles a header that only has the columns
     /// Outlook and Google share and neither spelling of "All day event". Returns nil when the
     /// header has no start column in any layout.
     static func detect(_ names: [String], preferred: CSVDialect) -> CSVHeader? {
+        // Names are looked up in tables keyed once, so a header of 100,000 columns takes as long
+        // as its names do to read, not that times the vocabulary.
         let keys = names.map(key)
-        let flat = keys.map { k in FlatColumn.allCases.first { key($0.rawValue) == k } }
+        var flatByKey: [String: FlatColumn] = [:]
+        for column in FlatColumn.allCases where flatByKey[key(column.rawValue)] == nil { flatByKey[key(column.rawValue)] = column }
+        let flat = keys.map { flatByKey[$0] }
         if flat.contains(.start) && flat.compactMap({ $0 }).count >= 3 {
             return CSVHeader(dialect: .flat, language: .english, names: names, columns: keys.map { _ in nil }, flatColumns: flat)
         }
@@ -55,9 +76,13 @@ struct CSVHeader {
     /// Matches names to a language's columns in order, so that repeated names (French "Début"
     /// for both start date and start time) take the columns one after the other.
     private static func assign(_ keys: [String], table: [(CSVColumn, [String])]) -> [CSVColumn?] {
+        var byKey: [String: [CSVColumn]] = [:]
+        for (column, spellings) in table {
+            for k in Set(spellings.map(key)) { byKey[k, default: []].append(column) }
+        }
         var taken = Set<CSVColumn>()
         return keys.map { k in
-            guard let column = table.first(where: { !taken.contains($0.0) && $0.1.contains { key($0) == k } })?.0 else { return nil }
+            guard let column = byKey[k]?.first(where: { !taken.contains($0) }) else { return nil }
             taken.insert(column)
             return column
         }

@@ -108,7 +108,7 @@ struct CSVLostField {
 
     /// What Outlook's reminder columns hold: a display alarm at a time, nothing more.
     private static func isPlainReminder(_ a: Alarm) -> Bool {
-        a.action == .display && a.summary == nil && a.attendees.isEmpty && a.repeatCount == nil && a.proximity == nil
-            && a.structuredLocation == nil && a.properties.isEmpty && a.components.isEmpty
+        a.action == .display && TableRowMapper.reminderOffsetFits(a) && a.summary == nil && a.attendees.isEmpty && a.repeatCount == nil
+            && a.proximity == nil && a.structuredLocation == nil && a.properties.isEmpty && a.components.isEmpty
     }
 }

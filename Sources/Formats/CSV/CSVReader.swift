@@ -60,6 +60,8 @@ final class CSVReader: CalendarReader {
             return
         }
         switch item {
+        case .unreadable(let line, let message):
+            throw CalendarError(.data, file: file, line: line, message)
         case .malformed(let line, let row, let column, let message):
             try lenient(line: line, column: column, "row \(row) skipped: \(header.map { columnName(column - 1, in: $0) } ?? "column \(column)"): \(message)")
         case .record(let record):
@@ -98,7 +100,10 @@ final class CSVReader: CalendarReader {
         self.header = header
         let unknown = header.unknownNames.filter { !$0.isEmpty }
         if !unknown.isEmpty {
-            log.warning(file: file, line: record.line, "columns not in the \(header.dialect.rawValue) layout are ignored: \(unknown.joined(separator: ", "))")
+            let more = unknown.count > 20 ? " and \(unknown.count - 20) more" : ""
+            log.warning(
+                file: file, line: record.line,
+                "columns not in the \(header.dialect.rawValue) layout are ignored: \(unknown.prefix(20).joined(separator: ", "))\(more)")
         }
         if header.dialect == .flat {
             flat = FlatRowMapper(vocabulary: flatVocabulary)

@@ -15,11 +15,17 @@ final class CSVRecordReader {
         case record(CSVRecord)
         /// A record that cannot be read; reading resumes on the line after the one it started on.
         case malformed(line: Int, row: Int, column: Int, message: String)
+        /// Reading cannot go on: a record longer than `maximumRecordBytes` outside quotes, or
+        /// unbalanced quotes that would have the rest read again and again.
+        case unreadable(line: Int, message: String)
     }
 
     /// A quoted cell longer than this is taken for an unbalanced quote: it bounds the memory one
     /// record may hold, and no calendar cell is this long.
     static let maximumRecordBytes = 1 << 20
+    /// How much the recoveries from unbalanced quotes may read again, in all.
+    static let maximumRescannedBytes = 4 << 20
+    private var rescanned = 0
 
     private let decoder: CSVTextDecoder
     private var buffer: [UInt8] = []
@@ -75,6 +81,8 @@ final class CSVRecordReader {
                 guard try fill() else { break scan }
                 continue
             }
+            // The header's record is refused as too long when it is read; no need to look further.
+            if i - start > Self.maximumRecordBytes { break scan }
             let c = buffer[i]
             if c == Self.quote {
                 inQuotes.toggle()
@@ -115,10 +123,15 @@ final class CSVRecordReader {
             }
 
             while true {
+                // A record this long outside quotes (a 1 GB line) would be held whole: refused.
+                if !inQuotes && i - recordStart > Self.maximumRecordBytes {
+                    let message = "row \(row + 1) is longer than \(Self.maximumRecordBytes >> 20) MiB; no calendar's row is"
+                    return .unreadable(line: startLine, message: message)
+                }
                 guard let c = try byte(at: &i) else {
                     // End of input.
                     if inQuotes {
-                        return try unbalanced(recordStart: recordStart, startLine: startLine, column: fields.count + 1)
+                        return try unbalanced(recordStart, startLine, column: fields.count + 1, scanned: i - recordStart)
                     }
                     position = i
                     if !sawAnything { return nil }
@@ -139,7 +152,7 @@ final class CSVRecordReader {
                             // A quote closing in mid-cell after the cell crossed a line break: the
                             // quote that opened it was never closed on its own line, and this one
                             // opens the next record. Resume there rather than swallow it.
-                            return try unbalanced(recordStart: recordStart, startLine: startLine, column: fields.count + 1)
+                            return try unbalanced(recordStart, startLine, column: fields.count + 1, scanned: i - recordStart)
                         } else {
                             inQuotes = false
                             afterClosingQuote = true
@@ -158,7 +171,7 @@ final class CSVRecordReader {
                     field.append(contentsOf: buffer[i..<run])
                     i = run
                     if i - recordStart > Self.maximumRecordBytes {
-                        return try unbalanced(recordStart: recordStart, startLine: startLine, column: fields.count + 1)
+                        return try unbalanced(recordStart, startLine, column: fields.count + 1, scanned: i - recordStart)
                     }
                     continue
                 }
@@ -211,15 +224,24 @@ final class CSVRecordReader {
 
     /// Reports a quote that never closes and resumes on the line after the one the record began on,
     /// so that every later record is read with the right quoting.
-    private func unbalanced(recordStart: Int, startLine: Int, column: Int) throws -> Item {
+    private func unbalanced(_ recordStart: Int, _ startLine: Int, column: Int, scanned: Int) throws -> Item {
+        // Each recovery reads again from the line after the record's first: a file of records
+        // that each run on in quotes would be read once per line (5 MB took minutes).
+        rescanned += scanned
+        if rescanned > Self.maximumRescannedBytes {
+            let message = "quotes that never close: more than \(Self.maximumRescannedBytes >> 20) MiB read again to recover"
+            return .unreadable(line: startLine, message: message)
+        }
         var i = recordStart
         while i < buffer.count && buffer[i] != Self.cr && buffer[i] != Self.lf { i += 1 }
-        if i < buffer.count {
+        // No line end in what was read: the line goes on (a 1 GB one), and so does its number.
+        let lineEnds = i < buffer.count
+        if lineEnds {
             if buffer[i] == Self.cr && i + 1 < buffer.count && buffer[i + 1] == Self.lf { i += 1 }
             i += 1
         }
         position = i
-        line = startLine + 1
+        line = lineEnds ? startLine + 1 : startLine
         row += 1
         return .malformed(line: startLine, row: row, column: column, message: "a quote opened in this cell never closes; reading resumes on the next line")
     }

@@ -137,7 +137,7 @@ enum FlatText {
             } else if c.isASCII && c.isNumber {
                 number.append(c)
             } else {
-                guard let n = Int(number) else { return nil }
+                guard let n = Int(number), n < CalendarDuration.fieldLimit else { return nil }
                 number = ""
                 sawPart = true
                 switch (c, inTime) {

@@ -330,8 +330,19 @@ struct TableRowMapper {
         return writtenColumns.map { values[$0] ?? "" }
     }
 
+    /// The longest reminder offset Outlook's columns are given (10,000 years): a longer one names
+    /// no date they can hold, and is reported as a lost alarm (`CSVLostField`).
+    static let maximumReminderOffset = 10_000 * 366 * 86_400
+
+    /// Whether a relative trigger is short enough to become a reminder date.
+    static func reminderOffsetFits(_ alarm: Alarm) -> Bool {
+        guard case .relative(let offset, _)? = alarm.trigger else { return true }
+        return offset.totalSeconds.magnitude <= maximumReminderOffset
+    }
+
     /// The wall time an alarm fires at, in the event's own wall clock.
     private func reminderWallTime(_ alarm: Alarm, event: Event) -> CalendarDateTime? {
+        guard Self.reminderOffsetFits(alarm) else { return nil }
         guard let start = event.start else { return nil }
         let anchorStart = CalendarDateTime(date: start.date, time: start.time ?? TimeOfDay(hour: 0, minute: 0, second: 0))
         switch alarm.trigger {

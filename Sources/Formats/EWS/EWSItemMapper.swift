@@ -183,6 +183,11 @@ struct EWSItemMapper {
         if (element.ewsText("ReminderIsSet")?.lowercased() ?? "true") == "true",
             let minutes = element.ewsText("ReminderMinutesBeforeStart").flatMap({ Int($0) })
         {
+            guard minutes.magnitude < CalendarDuration.fieldLimit else {
+                let node = element.ews("ReminderMinutesBeforeStart")
+                let message = "ReminderMinutesBeforeStart \(minutes) is out of range"
+                throw CalendarError(.data, file: sourceName, line: node?.line, location: node?.path, message)
+            }
             item.alarms.append(
                 Alarm(
                     action: .display,

@@ -156,6 +156,9 @@ struct GraphEventDecoder {
         }
         if try bool(o, "isReminderOn", path) == true {
             let minutes = o["reminderMinutesBeforeStart"]?.intValue ?? 15
+            guard minutes.magnitude < CalendarDuration.fieldLimit / 60 else {
+                throw fail("\(path)/reminderMinutesBeforeStart", "\(minutes) minutes is out of range")
+            }
             item.alarms.append(
                 Alarm(action: .display, trigger: .relative(CalendarDuration(seconds: -60 * minutes), relativeToEnd: false), description: "Reminder"))
         }

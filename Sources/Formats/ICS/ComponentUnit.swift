@@ -87,7 +87,8 @@ final class ComponentUnit: @unchecked Sendable {
     /// Parses and maps the unit's components; what the sequential pass reported is put back at
     /// its place among the workers' own warnings.
     func assemble(options: ReadOptions, mapper: ICalendarMapper, yieldsComponentTrees: Bool) -> Output {
-        let log = DiagnosticLog()
+        // Unbounded: what it holds is replayed into the run's log, which bounds it.
+        let log = DiagnosticLog(keptPerKind: nil)
         var assembler = ComponentAssembler(options: options, log: log, mapper: mapper, yieldsComponentTrees: yieldsComponentTrees)
         var output = Output()
         var reported = 0

@@ -68,8 +68,18 @@ extension ContentLine {
         // Attendees carry CUTYPE, ROLE, PARTSTAT, RSVP, CN and more: room for them at once
         // rather than growing the array on the way.
         if b[i] == semicolon { parameters.reserveCapacity(info.id == .attendee ? 8 : 4) }
+        // Parameters and their values are counted: a 64 MiB line of `;A=1` would otherwise
+        // become millions of them, gigabytes once they are Strings.
+        var parameterValues = 0
+        func countValue() throws {
+            parameterValues += 1
+            guard parameterValues <= Self.maximumParameterValues else {
+                throw fail("\(name) has more than \(Self.maximumParameterValues) parameters and parameter values")
+            }
+        }
         while i < n, b[i] == semicolon {
             i += 1
+            try countValue()
             let nameStart = i
             while i < n, b[i] != equals, b[i] != colon, b[i] != semicolon { i += 1 }
             let parameterName =
@@ -118,6 +128,7 @@ extension ContentLine {
                 }
                 if i < n, b[i] == comma {
                     values.append(value)
+                    try countValue()
                     i += 1
                     // `DELEGATED-TO="mailto:a@…", "mailto:b@…"`: spaces before the next quoted value.
                     if i < n, b[i] == space {
@@ -197,6 +208,10 @@ extension ContentLine {
     }
 
     /// Whether the property table knows a name of this many bytes, for counts over 16.
+    /// The most parameters, and values in them, one content line may have: an ATTENDEE has about
+    /// ten; this many is no calendar's.
+    static let maximumParameterValues = 10_000
+
     static let knownLongNameLengths: [Bool] = {
         let names = Array(PropertyTable.definitions.keys) + PropertyID.allCases.map(\.rawValue)
         let counts = names.map(\.utf8.count)

@@ -236,6 +236,9 @@ struct ContentLineLexer {
             guard try hasByte() else { return false }
             let e = lineEnd(from: position)
             if e == window.count, !atEOF {
+                // A line past the limit is refused when it is read: looking for its end here
+                // would read all of it (a 1 GB line, gigabytes of window).
+                if e - position > Self.maximumLineLength { return false }
                 _ = try fill()
                 continue
             }

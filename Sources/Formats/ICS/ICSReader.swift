@@ -29,6 +29,9 @@ public struct ICSReader: CalendarReader {
     }
 
     private var stack: [OpenComponent] = []
+    /// How deep components may nest, VCALENDAR included (XML and JSON readers have their own
+    /// depth limits: `XMLLimits`, `JSONParser.maximumDepth`).
+    public static let maximumDepth = 64
     private static let topLevelComponents: Set<String> = ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "VAVAILABILITY"]
     /// Builds the components of the calendar when reading on one thread.
     private var assembler: ComponentAssembler
@@ -172,6 +175,11 @@ public struct ICSReader: CalendarReader {
         guard !name.isEmpty else {
             try repair(lineNumber, "BEGIN without a component name; line skipped")
             return
+        }
+        // RFC 5545 nests four levels at most (VCALENDAR, VEVENT, VALARM, RFC 9073's VLOCATION);
+        // a bound keeps a hostile file from exhausting the stack of whatever walks the tree.
+        guard stack.count < Self.maximumDepth else {
+            throw error(lineNumber, "BEGIN:\(name) nests components deeper than \(Self.maximumDepth) levels")
         }
         if stack.isEmpty && name != "VCALENDAR" {
             try openImplicitCalendar(lineNumber, "BEGIN:\(name) outside of a VCALENDAR")
@@ -408,7 +416,7 @@ extension ICSReader {
     private mutating func beginUnit(_ state: WorkerState) {
         let unit = state.spare.popLast() ?? ComponentUnit()
         state.unit = unit
-        log = DiagnosticLog { unit.append(.diagnostic($0)) }
+        log = DiagnosticLog(keptPerKind: nil) { unit.append(.diagnostic($0)) }
         decoder = PropertyDecoder(options: options, log: log)
     }
 

@@ -379,7 +379,7 @@ enum ValueCodec {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let (m, o1) = (number ?? 0).multipliedReportingOverflow(by: 10)
                 let (s, o2) = m.addingReportingOverflow(Int(b - 48))
-                guard !o1, !o2, s < 1 << 40 else { return nil }
+                guard !o1, !o2, s < CalendarDuration.fieldLimit else { return nil }
                 number = s
             case UInt8(ascii: "T"):
                 guard !inTime, number == nil else { return nil }

@@ -131,7 +131,7 @@ public enum ISO8601Text {
                 inTime = true
                 continue
             }
-            guard let n = s.number() else { return nil }
+            guard let n = s.number(), n < CalendarDuration.fieldLimit else { return nil }
             let unit: Int
             if inTime {
                 if s.take("H") { unit = 2 } else if s.take("M") { unit = 3 } else if s.take("S") { unit = 4 } else { return nil }

@@ -20,6 +20,12 @@ public struct JSONParser {
     /// Nesting deeper than this is refused: it only happens in hostile input, and recursion
     /// must not overflow the stack.
     public static let maximumDepth = 512
+    /// One value (a calendar item) longer than this is refused: what is parsed into a `JSONValue`
+    /// is held whole, and a 1 GB string or a million members would be held too.
+    public static let maximumValueBytes = 64 << 20
+    /// Bytes of the source before those in `buffer`, and where the value being read began.
+    private var bytesBefore = 0
+    private var valueStart = 0
 
     /// A parser over `source`; `sourceName` names it in errors.
     public init(source: ByteSource, sourceName: String, bufferSize: Int = 64 * 1024) {
@@ -34,6 +40,7 @@ public struct JSONParser {
         if position < count { return true }
         if atEndOfSource { return false }
         let n = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+        bytesBefore += count
         position = 0
         count = n
         if n == 0 { atEndOfSource = true }
@@ -161,13 +168,21 @@ public struct JSONParser {
     /// top-level value).
     public mutating func readValue() throws -> JSONValue {
         try separateElement()
+        valueStart = bytesBefore + position
         return try parseValue(depth: 0)
+    }
+
+    private func checkValueLength() throws {
+        guard bytesBefore + position - valueStart <= Self.maximumValueBytes else {
+            throw error("one value is longer than \(Self.maximumValueBytes >> 20) MiB")
+        }
     }
 
     // MARK: Values
 
     private mutating func parseValue(depth: Int) throws -> JSONValue {
         guard depth < Self.maximumDepth else { throw error("JSON nested deeper than \(Self.maximumDepth) levels") }
+        try checkValueLength()
         try skipWhitespace()
         guard let b = try peekByte() else { throw error("unexpected end of input, expected a value") }
         switch b {
@@ -295,6 +310,7 @@ public struct JSONParser {
         let startLine = line
         while true {
             guard try fill() else { throw CalendarError(.data, file: sourceName, line: startLine, "unterminated string") }
+            try checkValueLength()
             // Copy runs of plain bytes at once: strings are most of a calendar's bytes.
             var end = position
             while end < count {

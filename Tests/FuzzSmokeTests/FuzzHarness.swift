@@ -1,0 +1,1 @@
+../../Fuzz/Sources/CalPortFuzz/FuzzHarness.swift
