@@ -48,7 +48,8 @@ public struct GraphWriter: CalendarWriter {
     /// What is still to be written, in input order: bodies of single events, and series by UID
     /// (written when they reach the head, so their overrides have had time to come).
     private enum Queued {
-        case body(JSONObject)
+        /// Held as its JSON text, a fraction of its tree's size: up to `4 * seriesWindow` wait.
+        case body([UInt8])
         case series(String)
     }
     private var queue: [Queued] = []
@@ -83,7 +84,10 @@ public struct GraphWriter: CalendarWriter {
         switch element {
         case .beginCalendar(let c):
             if c.title != nil || !c.properties.isEmpty {
-                lossOnce("VCALENDAR", "Graph event bodies carry no calendar: its name and properties are not written (POST them into the calendar you choose)")
+                lossOnce(
+                    "VCALENDAR",
+                    "Graph event bodies carry no calendar: its name and properties are not written (POST them into the calendar you choose)"
+                )
             }
         case .endCalendar:
             break
@@ -119,7 +123,7 @@ public struct GraphWriter: CalendarWriter {
         } else if seriesCount == 0 && queueHead == queue.count {
             try writeSingle(e, line: line)
         } else {
-            queue.append(.body(single(e, line: line)))
+            queue.append(.body(JSONOutput.rendered(.object(single(e, line: line)))))
         }
         while seriesCount > Self.seriesWindow || (seriesCount > 0 && queue.count - queueHead > 4 * Self.seriesWindow) {
             try writeHead()
@@ -136,7 +140,7 @@ public struct GraphWriter: CalendarWriter {
             queueHead = 0
         }
         switch head {
-        case .body(let body): try emit(body)
+        case .body(let text): try emit { $0.rawValue(text) }
         case .series(let uid): try flush(uid)
         }
     }
@@ -200,13 +204,16 @@ public struct GraphWriter: CalendarWriter {
         var body = encoder.body(master, recurrence: recurrence, losses: &losses)
         // EXDATEs: the days they fall on in the series' zone.
         var cancelled: [JSONValue] = []
-        let owner = master.properties.first { $0.name == ExchangeProperties.graphID }.flatMap { p -> String? in
-            if case .text(let t) = p.value { return t.first }
-            return nil
-        } ?? master.uid ?? ""
+        let owner =
+            master.properties.first { $0.name == ExchangeProperties.graphID }.flatMap { p -> String? in
+                if case .text(let t) = p.value { return t.first }
+                return nil
+            } ?? master.uid ?? ""
         for list in master.exceptionDates {
             for d in list.dates {
-                let day = d.isDateOnly || d.reference == start.reference ? d.date : GraphDateTimes.utc(d).map { GraphSeriesGrouper.recurrenceID($0, seriesStart: start).date } ?? d.date
+                let day =
+                    d.isDateOnly || d.reference == start.reference
+                    ? d.date : GraphDateTimes.utc(d).map { GraphSeriesGrouper.recurrenceID($0, seriesStart: start).date } ?? d.date
                 cancelled.append(.string("OID.\(owner).\(ISO8601Text.date(day))"))
             }
         }
@@ -215,7 +222,10 @@ public struct GraphWriter: CalendarWriter {
         for o in overrides {
             guard let rid = o.recurrenceID, let original = GraphDateTimes.timestampText(rid) else { continue }
             if o.recurrenceAppliesToFuture {
-                losses.append(.init(field: "RECURRENCE-ID", message: "RANGE=THISANDFUTURE of \(master.uid ?? "") is written as one exception (Graph has none)"))
+                losses.append(
+                    .init(
+                        field: "RECURRENCE-ID",
+                        message: "RANGE=THISANDFUTURE of \(master.uid ?? "") is written as one exception (Graph has none)"))
             }
             var overrideLosses: [GraphEventEncoder.Loss] = []
             var e = encoder.body(o, recurrence: nil, losses: &overrideLosses)
@@ -319,6 +329,11 @@ public struct GraphWriter: CalendarWriter {
     }
 
     private mutating func emit(_ body: JSONObject) throws {
+        try emit { $0.value(.object(body)) }
+    }
+
+    /// Writes one body, which `writeBody` writes as a value.
+    private mutating func emit(_ writeBody: (inout JSONOutput) -> Void) throws {
         if batch {
             if countInBatch == 0 {
                 out.beginObject()
@@ -340,7 +355,7 @@ public struct GraphWriter: CalendarWriter {
             out.string("application/json")
             out.endObject()
             out.key("body")
-            out.value(.object(body))
+            writeBody(&out)
             out.endObject()
             if countInBatch == Self.batchSize { closeBatch() }
         } else {
@@ -351,7 +366,7 @@ public struct GraphWriter: CalendarWriter {
                 out.beginArray()
             }
             out.lineBreak()
-            out.value(.object(body))
+            writeBody(&out)
         }
         try out.flushIfFull()
     }

@@ -65,7 +65,10 @@ enum HTMLText {
                 pendingSpace = true
                 continue
             }
-            append(String(c))
+            // One scalar onto the line, as `append` does for text, without a String per scalar.
+            if pendingSpace && !line.isEmpty { line += " " }
+            pendingSpace = false
+            line.unicodeScalars.append(c)
         }
         if !line.isEmpty { lines.append(line) }
         // At most one empty line in a row, none at either end.
