@@ -134,6 +134,9 @@ public struct GraphWriter: CalendarWriter {
     private mutating func writeHead() throws {
         guard queueHead < queue.count else { return }
         let head = queue[queueHead]
+        // Written entries stay in the array until it is compacted: drop the body now, so what
+        // is held is what waits.
+        queue[queueHead] = .series("")
         queueHead += 1
         if queueHead > 1024 && queueHead * 2 > queue.count {
             queue.removeFirst(queueHead)

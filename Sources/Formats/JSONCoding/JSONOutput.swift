@@ -181,7 +181,8 @@ public struct JSONOutput {
     public static func rendered(_ value: JSONValue, capacity: Int = 4096) -> [UInt8] {
         var out = JSONOutput(sink: DiscardingSink(), capacity: capacity)
         out.value(value)
-        return out.bytes
+        // An array of exactly the text's size: the buffer's spare capacity would be held too.
+        return Array(out.bytes[...])
     }
 
     /// Writes a whole parsed value back out, members in their order.
