@@ -13,29 +13,42 @@ public enum ExchangeHTMLBody {
         "ndash": "–", "mdash": "—", "hellip": "…", "rsquo": "’", "lsquo": "‘", "rdquo": "”", "ldquo": "“", "euro": "€",
     ]
 
+    /// The scalars as a String, through their UTF-8: appending to a `UnicodeScalarView` costs
+    /// hundreds of instructions a scalar.
+    private static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(scalars.count)
+        for c in scalars { UTF8.encode(c) { bytes.append($0) } }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// The text a reader sees in `html`.
     public static func plainText(_ html: String) -> String {
         var lines: [String] = []
-        var line = ""
+        // The line being read, as UTF-8 (a String is made once it ends).
+        var line: [UInt8] = []
         var pendingSpace = false
         var hiddenDepth = 0
         let scalars = Array(html.unicodeScalars)
         var i = 0
         func breakLine() {
-            lines.append(line)
-            line = ""
+            lines.append(String(decoding: line, as: UTF8.self))
+            line.removeAll(keepingCapacity: true)
+            pendingSpace = false
+        }
+        func space() {
+            if pendingSpace && !line.isEmpty { line.append(0x20) }
             pendingSpace = false
         }
         func append(_ s: String) {
-            if pendingSpace && !line.isEmpty { line += " " }
-            pendingSpace = false
-            line += s
+            space()
+            line.append(contentsOf: s.utf8)
         }
         while i < scalars.count {
             let c = scalars[i]
             if c == "<" {
                 guard let close = scalars[i...].firstIndex(of: ">") else { break }
-                let inner = String(String.UnicodeScalarView(scalars[(i + 1)..<close]))
+                let inner = string(scalars[(i + 1)..<close])
                 i = close + 1
                 if inner.hasPrefix("!") { continue }
                 let isEnd = inner.hasPrefix("/")
@@ -53,7 +66,7 @@ public enum ExchangeHTMLBody {
             guard hiddenDepth == 0 else { continue }
             if c == "&" {
                 if let semi = scalars[i..<min(scalars.count, i + 10)].firstIndex(of: ";") {
-                    let name = String(String.UnicodeScalarView(scalars[i..<semi]))
+                    let name = string(scalars[i..<semi])
                     if let decoded = entity(name) {
                         append(decoded)
                         i = semi + 1
@@ -67,9 +80,11 @@ public enum ExchangeHTMLBody {
                 pendingSpace = true
                 continue
             }
-            append(String(c))
+            // One scalar onto the line, as `append` does for text, without a String per scalar.
+            space()
+            UTF8.encode(c) { line.append($0) }
         }
-        if !line.isEmpty { lines.append(line) }
+        if !line.isEmpty { lines.append(String(decoding: line, as: UTF8.self)) }
         // At most one empty line in a row, none at either end.
         var result: [String] = []
         for l in lines.map({ $0.trimmingSpaces }) {

@@ -31,10 +31,25 @@ enum GraphDateTimes {
 
     /// A wall time without its fraction of a second (`2024-05-01T09:00:00.0000000`).
     static func wallTime(_ text: String) -> CalendarDateTime? {
+        // ASCII text (all Graph sends) is cut on bytes: every start and end is read here.
+        var text = text
+        if let value = text.withUTF8({ wallTime(ascii: $0) }) { return value }
         var t = Substring(text)
         if let dot = t.firstIndex(of: ".") { t = t[..<dot] }
         if t.hasSuffix("Z") { t = t.dropLast() }
         return ISO8601Text.parseDateTime(String(t))
+    }
+
+    /// `wallTime` of ASCII bytes; `.some(nil)` when they do not parse, nil when they are not
+    /// ASCII (the Character-wise cut then decides).
+    private static func wallTime(ascii bytes: UnsafeBufferPointer<UInt8>) -> CalendarDateTime?? {
+        var end = bytes.count
+        for (i, b) in bytes.enumerated() {
+            guard b < 0x80 else { return nil }
+            if b == UInt8(ascii: "."), end == bytes.count { end = i }
+        }
+        if end > 0, bytes[end - 1] == UInt8(ascii: "Z") { end -= 1 }
+        return .some(ISO8601Text.parseDateTime(UnsafeBufferPointer(rebasing: bytes[..<end])))
     }
 
     /// A timestamp as UTC: `…Z`, `…+02:00`, or PowerShell 5's `/Date(milliseconds)/`.
@@ -43,8 +58,10 @@ enum GraphDateTimes {
             let digits = text.dropFirst(6).prefix { $0 == "-" || $0.isNumber }
             guard let ms = Int(digits) else { return nil }
             let seconds = ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000)
-            return CalendarDateTime(date: CalendarDate(year: 1970, month: 1, day: 1), time: TimeOfDay(hour: 0, minute: 0, second: 0), reference: .utc)
-                .withWallSeconds(seconds)
+            return CalendarDateTime(
+                date: CalendarDate(year: 1970, month: 1, day: 1), time: TimeOfDay(hour: 0, minute: 0, second: 0), reference: .utc
+            )
+            .withWallSeconds(seconds)
         }
         guard text.count >= 19 else { return nil }
         var rest = Substring(text.dropFirst(19))

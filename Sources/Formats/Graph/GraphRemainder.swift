@@ -14,14 +14,15 @@ enum GraphRemainder {
 
     /// The remainder as compact JSON text.
     static func text(_ remainder: ICalendarRemainder) -> String {
-        var out = JSONOutput(sink: NoSink())
+        var out = JSONOutput(sink: NoSink(), capacity: 1024)
         out.remainder(remainder)
         return String(decoding: out.bytes, as: UTF8.self)
     }
 
     /// Reads the text back.
     static func read(_ text: String, decoder: JCalValueDecoder, path: String) throws -> ICalendarRemainder {
-        var parser = JSONParser(source: TextSource(text), sourceName: decoder.file)
+        // A buffer the text's size: the default 64 KiB, zeroed for every event, cost more than the parse.
+        var parser = JSONParser(source: TextSource(text), sourceName: decoder.file, bufferSize: max(1, text.utf8.count))
         let value: JSONValue
         do {
             value = try parser.readValue()

@@ -48,7 +48,8 @@ public struct GraphWriter: CalendarWriter {
     /// What is still to be written, in input order: bodies of single events, and series by UID
     /// (written when they reach the head, so their overrides have had time to come).
     private enum Queued {
-        case body(JSONObject)
+        /// Held as its JSON text, a fraction of its tree's size: up to `4 * seriesWindow` wait.
+        case body([UInt8])
         case series(String)
     }
     private var queue: [Queued] = []
@@ -151,7 +152,7 @@ public struct GraphWriter: CalendarWriter {
         } else if seriesCount == 0 && queueHead == queue.count {
             try writeSingle(e, line: line)
         } else {
-            queue.append(.body(single(e, line: line)))
+            queue.append(.body(JSONOutput.rendered(.object(single(e, line: line)))))
         }
         while seriesCount > Self.seriesWindow || (seriesCount > 0 && queue.count - queueHead > 4 * Self.seriesWindow) {
             try writeHead()
@@ -162,13 +163,16 @@ public struct GraphWriter: CalendarWriter {
     private mutating func writeHead() throws {
         guard queueHead < queue.count else { return }
         let head = queue[queueHead]
+        // Written entries stay in the array until it is compacted: drop the body now, so what
+        // is held is what waits.
+        queue[queueHead] = .series("")
         queueHead += 1
         if queueHead > 1024 && queueHead * 2 > queue.count {
             queue.removeFirst(queueHead)
             queueHead = 0
         }
         switch head {
-        case .body(let body): try emit(body)
+        case .body(let text): try emit { $0.rawValue(text) }
         case .series(let uid): try flush(uid)
         }
     }
@@ -361,6 +365,11 @@ public struct GraphWriter: CalendarWriter {
     }
 
     private mutating func emit(_ body: JSONObject) throws {
+        try emit { $0.value(.object(body)) }
+    }
+
+    /// Writes one body, which `writeBody` writes as a value.
+    private mutating func emit(_ writeBody: (inout JSONOutput) -> Void) throws {
         if batch {
             if countInBatch == 0 {
                 out.beginObject()
@@ -382,7 +391,7 @@ public struct GraphWriter: CalendarWriter {
             out.string("application/json")
             out.endObject()
             out.key("body")
-            out.value(.object(body))
+            writeBody(&out)
             out.endObject()
             if countInBatch == Self.batchSize { closeBatch() }
         } else {
@@ -393,7 +402,7 @@ public struct GraphWriter: CalendarWriter {
                 out.beginArray()
             }
             out.lineBreak()
-            out.value(.object(body))
+            writeBody(&out)
         }
         try out.flushIfFull()
     }

@@ -23,33 +23,51 @@ public struct ICalendarRemainder: Equatable {
     /// Whether nothing differs.
     public var isEmpty: Bool { replaces.isEmpty && properties.isEmpty && components.isEmpty }
 
-    /// Names in order of first appearance.
-    private static func names<T>(_ items: [T], _ name: (T) -> String) -> [String] {
-        var seen = Set<String>()
-        return items.map(name).filter { seen.insert($0).inserted }
+    /// For each name, in order of first appearance in `original` then `reconstructed`: nothing
+    /// when both hold the same instances in the same order, else the name in `replaces` (the
+    /// original has none) or the original's instances in `kept`. Each instance is visited once
+    /// and no per-name arrays are built: this runs for every item a JSON writer checks.
+    private static func differences<T: Equatable>(
+        _ original: [T], _ reconstructed: [T], _ name: (T) -> String, replaces: inout [String], kept: inout [T]
+    ) {
+        let originalNames = original.map(name)
+        let reconstructedNames = reconstructed.map(name)
+        var doneOriginal = [Bool](repeating: false, count: original.count)
+        var doneReconstructed = [Bool](repeating: false, count: reconstructed.count)
+        var matches: [Int] = []
+        func visit(_ n: String, originalFrom: Int, reconstructedFrom: Int) {
+            matches.removeAll(keepingCapacity: true)
+            for i in originalFrom..<original.count where !doneOriginal[i] && originalNames[i] == n {
+                doneOriginal[i] = true
+                matches.append(i)
+            }
+            var same = true
+            var k = 0
+            for j in reconstructedFrom..<reconstructed.count where !doneReconstructed[j] && reconstructedNames[j] == n {
+                doneReconstructed[j] = true
+                if same { same = k < matches.count && original[matches[k]] == reconstructed[j] }
+                k += 1
+            }
+            if same && k == matches.count { return }
+            if matches.isEmpty { replaces.append(n) } else { kept += matches.map { original[$0] } }
+        }
+        for i in original.indices where !doneOriginal[i] { visit(originalNames[i], originalFrom: i, reconstructedFrom: 0) }
+        for j in reconstructed.indices where !doneReconstructed[j] {
+            visit(reconstructedNames[j], originalFrom: original.count, reconstructedFrom: j)
+        }
     }
 
     /// The remainder that turns `reconstructed` back into `original`.
     public static func between(original: [Property], reconstructed: [Property]) -> ICalendarRemainder {
         var r = ICalendarRemainder()
-        for name in names(original + reconstructed, \.name) {
-            let o = original.filter { $0.name == name }
-            let c = reconstructed.filter { $0.name == name }
-            guard o != c else { continue }
-            if o.isEmpty { r.replaces.append(name) } else { r.properties += o }
-        }
+        differences(original, reconstructed, \.name, replaces: &r.replaces, kept: &r.properties)
         return r
     }
 
     /// The remainder between two components' properties and sub-components.
     public static func between(original: Component, reconstructed: Component) -> ICalendarRemainder {
         var r = between(original: original.properties, reconstructed: reconstructed.properties)
-        for name in names(original.components + reconstructed.components, \.name) {
-            let o = original.components.filter { $0.name == name }
-            let c = reconstructed.components.filter { $0.name == name }
-            guard o != c else { continue }
-            if o.isEmpty { r.replaces.append(name) } else { r.components += o }
-        }
+        differences(original.components, reconstructed.components, \.name, replaces: &r.replaces, kept: &r.components)
         return r
     }
 
@@ -95,7 +113,7 @@ extension JSONOutput {
         if !r.replaces.isEmpty {
             key("replaces")
             beginArray()
-            for n in r.replaces { string(n.lowercased()) }
+            for n in r.replaces { lowercasedString(n) }
             endArray()
         }
         if !r.properties.isEmpty {

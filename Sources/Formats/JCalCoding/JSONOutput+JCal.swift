@@ -11,7 +11,7 @@ extension JSONOutput {
     /// Writes a component as `[name, [properties], [components]]`.
     public mutating func jcalComponent(_ c: Component) {
         beginArray()
-        string(c.name.lowercased())
+        lowercasedString(c.name)
         beginArray()
         for p in c.properties { jcalProperty(p) }
         endArray()
@@ -35,7 +35,7 @@ extension JSONOutput {
     }
 
     private mutating func jcalParameter(_ name: String, _ values: [String]) {
-        key(name.lowercased())
+        lowercasedKey(name)
         if values.count == 1 {
             string(values[0])
         } else {
@@ -48,7 +48,7 @@ extension JSONOutput {
     /// Writes a property as `[name, {parameters}, type, value, …]`.
     public mutating func jcalProperty(_ p: Property) {
         beginArray()
-        string(p.name.lowercased())
+        lowercasedString(p.name)
         beginObject()
         if let zone = Self.anchorZone(p.value), !p.parameters.contains(where: { $0.name == "TZID" }) {
             jcalParameter("TZID", [zone])
@@ -238,7 +238,7 @@ extension JSONOutput {
             string(skip)
         }
         for part in r.extensionParts {
-            key(part.name.lowercased())
+            lowercasedKey(part.name)
             string(part.value)
         }
         endObject()

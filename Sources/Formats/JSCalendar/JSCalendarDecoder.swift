@@ -245,6 +245,9 @@ struct JSCalendarDecoder {
 
     /// `replyTo` (or an owner) is the ORGANIZER; participants with an attendee-like role, or
     /// none, are ATTENDEEs (RFC 8984 §4.4.6: roles default to attendee).
+    /// Roles that make a participant an ATTENDEE.
+    private static let attendeeRoles: Set<String> = ["attendee", "optional", "informational", "chair", "contact"]
+
     private func participants(_ o: JSONObject, _ path: String, into i: inout CalendarItem) throws {
         let map = o["participants"]?.objectValue ?? JSONObject()
         var byID: [String: String] = [:]
@@ -267,8 +270,7 @@ struct JSCalendarDecoder {
                 continue
             }
             let roles = Set((p["roles"]?.objectValue?.members ?? []).filter { $0.value == .bool(true) }.map(\.key))
-            let attendeeRoles: Set<String> = ["attendee", "optional", "informational", "chair", "contact"]
-            guard roles.isEmpty || !roles.isDisjoint(with: attendeeRoles) else { continue }
+            guard roles.isEmpty || !roles.isDisjoint(with: Self.attendeeRoles) else { continue }
             var a = Participant(name: p["name"]?.stringValue, url: url)
             if roles.contains("informational") {
                 a.role = .nonParticipant

@@ -23,18 +23,28 @@ struct NativeJSONDecoder {
         let object: JSONObject
         let path: String
         let decoder: NativeJSONDecoder
-        var used: Set<String> = []
+        /// Per member of `object`, whether its name was asked for. Flags, not a set of names:
+        /// hashing every name read into a growing set was a quarter of a JSON read.
+        private var used: [Bool]
 
         init(_ value: JSONValue, path: String, decoder: NativeJSONDecoder) throws {
             guard let o = value.objectValue else { throw decoder.fail(path, "expected an object, found \(value.typeName)") }
             self.object = o
             self.path = path
             self.decoder = decoder
+            self.used = [Bool](repeating: false, count: o.members.count)
         }
 
+        /// The first member called `key` (nil when it is null); every member of that name
+        /// counts as read.
         func raw(_ key: String) -> JSONValue? {
-            used.insert(key)
-            guard let v = object[key] else { return nil }
+            var found: JSONValue?
+            let length = key.utf8.count
+            for i in object.members.indices where object.members[i].key.utf8.count == length && object.members[i].key == key {
+                used[i] = true
+                if found == nil { found = object.members[i].value }
+            }
+            guard let v = found else { return nil }
             if case .null = v { return nil }
             return v
         }
@@ -111,7 +121,7 @@ struct NativeJSONDecoder {
 
         /// Reports members nobody read.
         func finish(ignoring derived: Set<String> = []) throws {
-            for k in object.keys where !used.contains(k) && !derived.contains(k) {
+            for (i, k) in object.keys.enumerated() where !used[i] && !derived.contains(k) {
                 let message = "unknown member '\(k)' is ignored"
                 if decoder.strict { throw decoder.fail(sub(k), "unknown member '\(k)'") }
                 decoder.log.warning(file: decoder.file, line: decoder.line, location: sub(k), message)

@@ -11,41 +11,105 @@ public enum ISO8601Text {
         s += digits
     }
 
+    /// Writes `n` as `width` digits at `i`; false when it does not fit (negative or too large),
+    /// for the callers' String fallback.
+    @inline(__always)
+    private static func digits(_ n: Int, _ width: Int, _ p: UnsafeMutableBufferPointer<UInt8>, _ i: inout Int) -> Bool {
+        var v = n
+        var k = i + width
+        guard v >= 0 else { return false }
+        while k > i {
+            k -= 1
+            p[k] = UInt8(truncatingIfNeeded: 48 + v % 10)
+            v /= 10
+        }
+        i += width
+        return v == 0
+    }
+
+    /// `a`, `b` and `c` as `aWidth`, 2 and 2 digits with `separator` between (a date's or a
+    /// time's fields). Dates and times are formatted for every item: written as bytes into the
+    /// String's own storage (no intermediate Strings), with the general `pad` for years
+    /// outside 0…9999.
+    @inline(__always)
+    private static func fields(
+        _ a: Int, _ aWidth: Int, _ b: Int, _ c: Int, _ separator: UInt8, _ p: UnsafeMutableBufferPointer<UInt8>, _ i: inout Int
+    ) -> Bool {
+        guard digits(a, aWidth, p, &i) else { return false }
+        p[i] = separator
+        i += 1
+        guard digits(b, 2, p, &i) else { return false }
+        p[i] = separator
+        i += 1
+        return digits(c, 2, p, &i)
+    }
+
+    @inline(__always)
+    private static func dateBytes(_ d: CalendarDate, _ p: UnsafeMutableBufferPointer<UInt8>, _ i: inout Int) -> Bool {
+        fields(d.year, 4, d.month, d.day, UInt8(ascii: "-"), p, &i)
+    }
+
+    @inline(__always)
+    private static func timeBytes(_ t: TimeOfDay, _ p: UnsafeMutableBufferPointer<UInt8>, _ i: inout Int) -> Bool {
+        fields(t.hour, 2, t.minute, t.second, UInt8(ascii: ":"), p, &i)
+    }
+
+    /// The text `write` puts in at most `capacity` bytes, or nil when a field does not fit.
+    @inline(__always)
+    private static func formatted(_ capacity: Int, _ write: (UnsafeMutableBufferPointer<UInt8>, inout Int) -> Bool) -> String? {
+        var fits = true
+        let text = String(unsafeUninitializedCapacity: capacity) { p in
+            var i = 0
+            fits = write(p, &i)
+            return fits ? i : 0
+        }
+        return fits ? text : nil
+    }
+
+    /// `fields` through Strings, for values the byte path refuses.
+    private static func padded(_ a: Int, _ aWidth: Int, _ b: Int, _ c: Int, _ separator: String) -> String {
+        var s = ""
+        pad(a, aWidth, into: &s)
+        s += separator
+        pad(b, 2, into: &s)
+        s += separator
+        pad(c, 2, into: &s)
+        return s
+    }
+
     /// `2024-05-01`.
     public static func date(_ d: CalendarDate) -> String {
-        var s = ""
-        s.reserveCapacity(10)
-        pad(d.year, 4, into: &s)
-        s += "-"
-        pad(d.month, 2, into: &s)
-        s += "-"
-        pad(d.day, 2, into: &s)
-        return s
+        formatted(10) { dateBytes(d, $0, &$1) } ?? padded(d.year, 4, d.month, d.day, "-")
     }
 
     /// `09:00:00`.
     public static func time(_ t: TimeOfDay) -> String {
-        var s = ""
-        pad(t.hour, 2, into: &s)
-        s += ":"
-        pad(t.minute, 2, into: &s)
-        s += ":"
-        pad(t.second, 2, into: &s)
-        return s
+        formatted(8) { timeBytes(t, $0, &$1) } ?? padded(t.hour, 2, t.minute, t.second, ":")
     }
 
     /// `2024-05-01T09:00:00`, with `Z` for UTC values; a zoned value prints its wall time (the
     /// zone travels beside it). A DATE value prints as a date.
     public static func dateTime(_ v: CalendarDateTime) -> String {
         guard let t = v.time else { return date(v.date) }
-        return date(v.date) + "T" + time(t) + (v.reference == .utc ? "Z" : "")
+        let fast = formatted(20) { p, i in
+            guard dateBytes(v.date, p, &i) else { return false }
+            p[i] = UInt8(ascii: "T")
+            i += 1
+            guard timeBytes(t, p, &i) else { return false }
+            if v.reference == .utc {
+                p[i] = UInt8(ascii: "Z")
+                i += 1
+            }
+            return true
+        }
+        return fast ?? date(v.date) + "T" + time(t) + (v.reference == .utc ? "Z" : "")
     }
 
     private struct Scanner {
-        let b: [UInt8]
+        let b: UnsafeBufferPointer<UInt8>
         var i = 0
 
-        init(_ text: String) { b = Array(text.utf8) }
+        init(_ bytes: UnsafeBufferPointer<UInt8>) { b = bytes }
 
         var atEnd: Bool { i == b.count }
 
@@ -78,11 +142,21 @@ public enum ISO8601Text {
         }
     }
 
+    /// Runs `body` on a scanner over the text's UTF-8, without copying it.
+    private static func scanning<R>(_ text: String, _ body: (inout Scanner) -> R) -> R {
+        var text = text
+        return text.withUTF8 { bytes in
+            var s = Scanner(bytes)
+            return body(&s)
+        }
+    }
+
     /// Parses `2024-05-01`, requiring a real day.
     public static func parseDate(_ text: String) -> CalendarDate? {
-        var s = Scanner(text)
-        guard let d = scanDate(&s), s.atEnd else { return nil }
-        return d
+        scanning(text) { s in
+            guard let d = scanDate(&s), s.atEnd else { return nil }
+            return d
+        }
     }
 
     private static func scanDate(_ s: inout Scanner) -> CalendarDate? {
@@ -99,16 +173,26 @@ public enum ISO8601Text {
 
     /// Parses `09:00:00` or `09:00:00Z`; returns the time and whether it was UTC.
     public static func parseTime(_ text: String) -> (TimeOfDay, utc: Bool)? {
-        var s = Scanner(text)
-        guard let t = scanTime(&s) else { return nil }
-        let utc = s.take("Z")
-        return s.atEnd ? (t, utc) : nil
+        scanning(text) { s in
+            guard let t = scanTime(&s) else { return nil }
+            let utc = s.take("Z")
+            return s.atEnd ? (t, utc) : nil
+        }
     }
 
     /// Parses `2024-05-01T09:00:00` (floating) or `2024-05-01T09:00:00Z` (UTC); with
     /// `allowDate`, also a bare date.
     public static func parseDateTime(_ text: String, allowDate: Bool = false) -> CalendarDateTime? {
-        var s = Scanner(text)
+        scanning(text) { s in scanDateTime(&s, allowDate: allowDate) }
+    }
+
+    /// Parses the date-time `bytes` hold, as `parseDateTime` does a String's.
+    public static func parseDateTime(_ bytes: UnsafeBufferPointer<UInt8>, allowDate: Bool = false) -> CalendarDateTime? {
+        var s = Scanner(bytes)
+        return scanDateTime(&s, allowDate: allowDate)
+    }
+
+    private static func scanDateTime(_ s: inout Scanner, allowDate: Bool) -> CalendarDateTime? {
         guard let date = scanDate(&s) else { return nil }
         if s.atEnd { return allowDate ? CalendarDateTime(date: date) : nil }
         guard s.take("T"), let time = scanTime(&s) else { return nil }
@@ -119,7 +203,10 @@ public enum ISO8601Text {
 
     /// Parses a duration in RFC 5545's form (weeks may combine with days, as ISO 8601 allows).
     public static func parseDuration(_ text: String) -> CalendarDuration? {
-        var s = Scanner(text)
+        scanning(text) { s in scanDuration(&s) }
+    }
+
+    private static func scanDuration(_ s: inout Scanner) -> CalendarDuration? {
         var d = CalendarDuration()
         if s.take("-") { d.isNegative = true } else { _ = s.take("+") }
         guard s.take("P") else { return nil }
@@ -169,7 +256,10 @@ public enum ISO8601Text {
 
     /// Parses `+05:30`, `-08:00:15` or `Z`-less basic `+0530`.
     public static func parseUTCOffset(_ text: String) -> Int? {
-        var s = Scanner(text)
+        scanning(text) { s in scanUTCOffset(&s) }
+    }
+
+    private static func scanUTCOffset(_ s: inout Scanner) -> Int? {
         let sign: Int
         if s.take("+") { sign = 1 } else if s.take("-") { sign = -1 } else { return nil }
         guard let h = s.digits(2) else { return nil }

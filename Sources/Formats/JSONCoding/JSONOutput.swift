@@ -15,10 +15,11 @@ public struct JSONOutput {
     /// enough that `| jq` sees output early.
     public var flushThreshold = 64 * 1024
 
-    /// An output writing to `sink`.
-    public init(sink: ByteSink) {
+    /// An output writing to `sink`; `capacity` is what its buffer reserves (less for a value
+    /// that is read back through `bytes`).
+    public init(sink: ByteSink, capacity: Int = 64 * 1024 + 4096) {
         self.sink = sink
-        bytes.reserveCapacity(flushThreshold + 4096)
+        bytes.reserveCapacity(capacity)
     }
 
     /// Hands buffered bytes to the sink when the buffer is full.
@@ -98,6 +99,40 @@ public struct JSONOutput {
         needsComma = true
     }
 
+    /// Writes `value.lowercased()` as a string value. iCalendar names (jCal writes every one
+    /// lower-case) are ASCII: lowered on the way into the buffer, with no String made.
+    public mutating func lowercasedString(_ value: String) {
+        comma()
+        if !appendQuotedLowercasedASCII(value) { appendQuoted(value.lowercased()) }
+        needsComma = true
+    }
+
+    /// Writes `name.lowercased()` as a member name and its colon.
+    public mutating func lowercasedKey(_ name: String) {
+        comma()
+        if !appendQuotedLowercasedASCII(name) { appendQuoted(name.lowercased()) }
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// Appends `s` quoted and lower-cased when it is ASCII that needs no escape; false (nothing
+    /// written) otherwise.
+    private mutating func appendQuotedLowercasedASCII(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress else {
+                bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: "\"")])
+                return true
+            }
+            let n = utf8.count
+            guard JSONStringBytes.plainRunEnd(base, from: 0, end: n) == n, !utf8.contains(where: { $0 >= 0x80 }) else { return false }
+            bytes.append(UInt8(ascii: "\""))
+            for b in utf8 { bytes.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+    }
+
     /// Writes an integer.
     public mutating func int(_ value: Int) {
         comma()
@@ -134,6 +169,22 @@ public struct JSONOutput {
         needsComma = true
     }
 
+    /// Writes a value already rendered as JSON text (`rendered(_:)`), as `value` would have.
+    public mutating func rawValue(_ text: [UInt8]) {
+        comma()
+        bytes.append(contentsOf: text)
+        needsComma = true
+    }
+
+    /// A value as compact JSON text, for writers that hold values before writing them: the
+    /// text is a fraction of the size of the value's tree.
+    public static func rendered(_ value: JSONValue, capacity: Int = 4096) -> [UInt8] {
+        var out = JSONOutput(sink: DiscardingSink(), capacity: capacity)
+        out.value(value)
+        // An array of exactly the text's size: the buffer's spare capacity would be held too.
+        return Array(out.bytes[...])
+    }
+
     /// Writes a whole parsed value back out, members in their order.
     public mutating func value(_ value: JSONValue) {
         switch value {
@@ -164,11 +215,15 @@ public struct JSONOutput {
         bytes.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress else { return }
+            let n = utf8.count
             var runStart = 0
-            for i in 0..<utf8.count {
-                let b = utf8[i]
-                guard b == 0x22 || b == 0x5C || b < 0x20 else { continue }
-                if i > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+            while true {
+                // Plain runs are found a word at a time and copied whole.
+                let i = JSONStringBytes.plainRunEnd(base, from: runStart, end: n)
+                if i > runStart { bytes.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart)) }
+                guard i < n else { break }
+                let b = base[i]
                 runStart = i + 1
                 bytes.append(0x5C)
                 switch b {
@@ -183,8 +238,12 @@ public struct JSONOutput {
                     bytes.append(contentsOf: [UInt8(ascii: "u"), 48, 48, Self.hexDigits[Int(b >> 4)], Self.hexDigits[Int(b & 15)]])
                 }
             }
-            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count])) }
         }
         bytes.append(UInt8(ascii: "\""))
     }
+}
+
+/// A sink for `JSONOutput`s that are only read through `bytes`.
+private final class DiscardingSink: ByteSink {
+    func write(_ bytes: UnsafeRawBufferPointer) throws {}
 }

@@ -52,13 +52,16 @@ public struct JSONParser {
         return position < count
     }
 
+    @inline(__always)
     private mutating func peekByte() throws -> UInt8? {
+        if position < count { return buffer[position] }
         guard try fill() else { return nil }
         return buffer[position]
     }
 
+    @inline(__always)
     private mutating func nextByte() throws -> UInt8? {
-        guard try fill() else { return nil }
+        if position >= count, try !fill() { return nil }
         let b = buffer[position]
         position += 1
         if b == 0x0A { line += 1 }
@@ -304,20 +307,34 @@ public struct JSONParser {
         return v
     }
 
+    /// The run of plain bytes from `position` to the first `"`, `\` or control byte in the
+    /// buffer (or the buffer's end).
+    private func plainRunEnd() -> Int {
+        buffer.withUnsafeBufferPointer { JSONStringBytes.plainRunEnd($0.baseAddress!, from: position, end: count) }
+    }
+
     private mutating func parseString() throws -> String {
         _ = try nextByte()  // the opening quote
-        var bytes: [UInt8] = []
         let startLine = line
+        // Most strings have no escape and lie in the buffer: made straight from it.
+        if position < count {
+            let end = plainRunEnd()
+            if end < count, buffer[end] == 0x22 {
+                let start = position
+                position = end + 1
+                let s = buffer.withUnsafeBufferPointer {
+                    JSONStringBytes.string(validating: UnsafeBufferPointer(rebasing: $0[start..<end]))
+                }
+                guard let s else { throw error("string is not valid UTF-8") }
+                return s
+            }
+        }
+        var bytes: [UInt8] = []
         while true {
             guard try fill() else { throw CalendarError(.data, file: sourceName, line: startLine, "unterminated string") }
             try checkValueLength()
             // Copy runs of plain bytes at once: strings are most of a calendar's bytes.
-            var end = position
-            while end < count {
-                let b = buffer[end]
-                if b == 0x22 || b == 0x5C || b < 0x20 { break }
-                end += 1
-            }
+            let end = plainRunEnd()
             if end > position {
                 bytes.append(contentsOf: buffer[position..<end])
                 position = end
@@ -353,7 +370,9 @@ public struct JSONParser {
                 throw error("invalid escape '\\\(Self.describe(e))'")
             }
         }
-        guard let s = String(validating: bytes, as: UTF8.self) else { throw error("string is not valid UTF-8") }
+        guard let s = bytes.withUnsafeBufferPointer({ JSONStringBytes.string(validating: $0) }) else {
+            throw error("string is not valid UTF-8")
+        }
         return s
     }
 }

@@ -50,9 +50,7 @@ public enum JSONValue: Equatable, Sendable, CustomStringConvertible {
 
     /// The value as compact JSON text, for messages.
     public var description: String {
-        var out = JSONOutput(sink: DiscardingSink())
-        out.value(self)
-        return String(decoding: out.bytes, as: UTF8.self)
+        String(decoding: JSONOutput.rendered(self, capacity: 256), as: UTF8.self)
     }
 
     /// The JSON type's name, for error messages.
@@ -115,7 +113,10 @@ public struct JSONObject: Equatable, Sendable {
 
     /// The value of the first member called `key`.
     public subscript(key: String) -> JSONValue? {
-        members.first { $0.key == key }?.value
+        // Decoders look up every member they know by name: comparing lengths first (O(1) for
+        // native strings) spares most of the string comparisons.
+        let length = key.utf8.count
+        return members.first { $0.key.utf8.count == length && $0.key == key }?.value
     }
 
     /// The member names in order.
@@ -139,9 +140,4 @@ public struct JSONObject: Equatable, Sendable {
             members.append(Member(key: key, value: value))
         }
     }
-}
-
-/// A sink for `JSONOutput`s that are only read through `bytes`.
-private final class DiscardingSink: ByteSink {
-    func write(_ bytes: UnsafeRawBufferPointer) throws {}
 }
