@@ -67,4 +67,20 @@ final class ReadOnlyTargetTests: XCTestCase {
         XCTAssertNil(ReadOnlyTarget(converter: Converter()).readOnlyCalendar(at: url.path, format: nil))
         XCTAssertNoThrow(try harness.convert(fixture("birthdays/sabre-vobject-birthdays.ics"), to: "ics", output: "notes.ics"))
     }
+
+    /// The check reads at most its byte budget of an existing output, so an output of another
+    /// shape (read and held whole before) costs no more than a small one: a subscription whose
+    /// SOURCE comes after 200 KB of header is judged with a 1 MiB budget and not with 64 KiB.
+    func testTheCheckReadsNoMoreThanItsBudgetOfTheExistingOutput() throws {
+        let feed = try String(contentsOf: fixture("subscriptions/webcal-feed-with-source.ics"), encoding: .utf8)
+        let padding = (0..<2_000).map { "X-PADDING-\($0):" + String(repeating: "p", count: 90) + "\r\n" }.joined()
+        let padded = feed.replacingOccurrences(of: "NAME:Bundesliga", with: padding + "NAME:Bundesliga")
+        XCTAssertGreaterThan(padded.utf8.count, 190_000)
+        let url = harness.directory.appendingPathComponent("feed.ics")
+        try Data(padded.utf8).write(to: url)
+        let check = ReadOnlyTarget(converter: Converter())
+        XCTAssertEqual(check.readOnlyCalendar(at: url.path, format: nil, byteBudget: 1 << 20)?.title, "Bundesliga")
+        XCTAssertNil(check.readOnlyCalendar(at: url.path, format: nil, byteBudget: 64 << 10))
+        XCTAssertEqual(check.readOnlyCalendar(at: url.path, format: nil)?.kind, .subscription)
+    }
 }
