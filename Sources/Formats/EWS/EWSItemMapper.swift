@@ -120,9 +120,11 @@ struct EWSItemMapper {
             }
         }
 
-        // People.
-        let resourceHints = Set(
-            [item.location, element.ews("EnhancedLocation")?.descendant("LocationUri")?.trimmedText].compactMap { $0?.lowercased() })
+        // People. What tells a room from other resources, made at the first resource (few
+        // items have one).
+        let location = item.location
+        lazy var resourceHints = Set(
+            [location, element.ews("EnhancedLocation")?.descendant("LocationUri")?.trimmedText].compactMap { $0?.lowercased() })
         if let organizer = element.ews("Organizer")?.ews("Mailbox") {
             item.organizer = participant(mailbox: organizer, role: nil)
         }

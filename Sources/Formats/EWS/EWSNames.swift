@@ -31,18 +31,27 @@ enum EWSNames {
 }
 
 extension XMLElement {
+    // The lookups below walk `children` by index through a buffer pointer: `first(where:)` and
+    // `for child in children` copy each element they pass (half a dozen retains and releases
+    // for its Strings and arrays), and the mapper asks an item for ~60 names.
+
     /// The first child in the EWS types namespace with this local name.
     func ews(_ local: String) -> XMLElement? {
-        // Lengths first: the mapper asks an item for ~60 names, and most of its children differ
-        // in length from the one asked for, which a String comparison would not see first.
+        // Lengths first: most of an item's children differ in length from the one asked for,
+        // which a String comparison would not see first.
         let length = local.utf8.count
-        return children.first { $0.name.local.utf8.count == length && $0.name.local == local && EWSNames.isTypes($0.name) }
+        return children.withUnsafeBufferPointer { children in
+            for i in children.indices where Self.matches(children[i].name, local, length) && EWSNames.isTypes(children[i].name) {
+                return children[i]
+            }
+            return nil
+        }
     }
 
     /// All children in the EWS types namespace with this local name.
     func ewsAll(_ local: String) -> [XMLElement] {
         let length = local.utf8.count
-        return children.filter { $0.name.local.utf8.count == length && $0.name.local == local && EWSNames.isTypes($0.name) }
+        return children.filter { Self.matches($0.name, local, length) && EWSNames.isTypes($0.name) }
     }
 
     /// The trimmed text of the first such child, nil when absent or empty.
@@ -59,10 +68,23 @@ extension XMLElement {
     /// The first descendant (depth-first) with this local name, in any namespace.
     func descendant(_ local: String) -> XMLElement? {
         let length = local.utf8.count
-        for child in children {
-            if child.name.local.utf8.count == length && child.name.local == local { return child }
-            if let found = child.descendant(local) { return found }
+        return children.withUnsafeBufferPointer { Self.descendant(local, length, in: $0) }
+    }
+
+    private static func descendant(_ local: String, _ length: Int, in children: UnsafeBufferPointer<XMLElement>) -> XMLElement? {
+        for i in children.indices {
+            if matches(children[i].name, local, length) { return children[i] }
+            if !children[i].children.isEmpty,
+                let found = children[i].children.withUnsafeBufferPointer({ descendant(local, length, in: $0) })
+            {
+                return found
+            }
         }
         return nil
+    }
+
+    @inline(__always)
+    private static func matches(_ name: XMLName, _ local: String, _ length: Int) -> Bool {
+        name.local.utf8.count == length && name.local == local
     }
 }

@@ -103,9 +103,9 @@ public struct EWSReader: CalendarReader {
                     message.descendant("ResponseCode")?.trimmedText ?? "?", message.descendant("MessageText")?.trimmedText ?? "",
                     message.line, message.path
                 ))
-        case .message(let name, let responseClass, let line, let path):
+        case .message(let name, let warningAt):
             succeeded += 1
-            if responseClass == "Warning" {
+            if let (line, path) = warningAt {
                 log.warning(
                     file: options.sourceName, line: line, location: path, "Exchange answered \(name) with a warning; its items are read")
             }

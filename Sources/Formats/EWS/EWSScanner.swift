@@ -9,8 +9,9 @@ final class EWSScanner {
     /// What the document holds that the reader acts on.
     enum Unit {
         case fault(XMLElement)
-        /// A response message with ResponseClass Success or Warning, where it starts.
-        case message(name: String, responseClass: String, line: Int, path: String)
+        /// A response message with a ResponseClass other than Error; where it starts only for a
+        /// Warning (the one the reader reports: the path cost a String per item).
+        case message(name: String, warningAt: (line: Int, path: String)?)
         case failedMessage(XMLElement)
         case timeZoneContext(XMLElement)
         case calendarItem(XMLElement)
@@ -69,7 +70,7 @@ final class EWSScanner {
                 let responseClass = attributes.first(where: { $0.name.local == "ResponseClass" })?.value
             {
                 if responseClass == "Error" { return .failedMessage(try xml.readElement(start: name, attributes: attributes)) }
-                return .message(name: name.local, responseClass: responseClass, line: xml.line, path: xml.path)
+                return .message(name: name.local, warningAt: responseClass == "Warning" ? (xml.line, xml.path) : nil)
             }
             guard EWSNames.isTypes(name) else { continue }
             switch name.local {

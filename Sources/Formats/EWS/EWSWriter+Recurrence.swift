@@ -7,14 +7,14 @@ extension EWSWriter {
     /// then each modified occurrence's own exception item. A series EWS cannot hold (a rule
     /// Exchange has no pattern for, RDATEs, several RRULEs) is written as its occurrences, each
     /// a single item, and the loss is reported.
-    mutating func writeMaster(_ master: Event, line: Int, overrides: [(event: Event, line: Int)]) {
+    mutating func writeMaster(_ master: Event, line: Int, overrides: [(event: Event, line: Int)]) throws {
         guard let start = master.item.start, let times = times(of: master, line: line) else { return }
         let recurrence: ExchangeRecurrence
         switch exchangeRecurrence(of: master.item, start: start) {
         case .success(let value):
             recurrence = value
         case .failure(let problem):
-            writeExpanded(master, line: line, overrides: overrides, reason: problem.reason)
+            try writeExpanded(master, line: line, overrides: overrides, reason: problem.reason)
             return
         }
         var modified: [(start: Int, end: Int, originalStart: Int)] = []
@@ -57,6 +57,7 @@ extension EWSWriter {
         closeItemMessage()
         for exception in exceptions {
             writeException(exception.event, line: exception.line, times: exception.times, originalStart: exception.original)
+            try flushIfFull()
         }
     }
 
@@ -94,7 +95,7 @@ extension EWSWriter {
     /// Writes every occurrence of a series EWS cannot hold as a single item whose UID is the
     /// series' with the occurrence's original start, so the occurrences stay where they were
     /// and are told apart; at most `expansionLimit` of them.
-    private mutating func writeExpanded(_ master: Event, line: Int, overrides: [(event: Event, line: Int)], reason: String) {
+    private mutating func writeExpanded(_ master: Event, line: Int, overrides: [(event: Event, line: Int)], reason: String) throws {
         let set: RecurrenceSet
         do {
             set = try RecurrenceSet(
@@ -133,6 +134,7 @@ extension EWSWriter {
             openItemMessage()
             writeCalendarItem(event, line: sourceLine, kind: .single, uid: event.uid, times: times, series: nil)
             closeItemMessage()
+            try flushIfFull()
         }
     }
 
