@@ -115,6 +115,7 @@ mutate: deps
 TSAN_TESTS ?= ParallelReadTests|OrderedWorkerPoolTests|StreamingTests|BatchConversionTests|CalDAVClientTests|CalDAVLiveTests
 test-sanitized: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+	LSAN_OPTIONS="suppressions=$(CURDIR)/scripts/lsan.supp:$${LSAN_OPTIONS:-}" \
+		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_TESTS)'
