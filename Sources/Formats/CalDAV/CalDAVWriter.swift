@@ -8,8 +8,15 @@ import XMLSupport
 /// knew and reads back as the same calendars.
 ///
 /// CalDAV puts every component with the same UID into one resource (RFC 4791 §4.1), and a
-/// stream need not keep them together, so each calendar's entries are held until it ends; one
-/// calendar at a time is in memory, never the whole input.
+/// stream need not keep them together, so no resource can be written before its calendar ends:
+/// the calendar's last item may belong to its first resource. With iCalendar calendar data
+/// (the default) each item is written out as calendar data when it arrives and spooled
+/// (`ResourceSpool`: memory, then a temporary file), and at the calendar's end the responses are
+/// written from the spool, each resource's items read back together: memory is one resource
+/// plus a few dozen bytes a resource for the href index. The order is the one a whole calendar
+/// in memory gave (by each resource's first item), so archives are as they were. Other
+/// calendar data (xCal, whose writer is not a concatenation of items) holds the calendar's
+/// entries until it ends.
 public struct CalDAVWriter: CalendarWriter {
     private let sink: ByteSink
     private let dataFormat: any CalendarFormat
@@ -27,6 +34,10 @@ public struct CalDAVWriter: CalendarWriter {
     private var entries: [(entry: CalendarEntry, line: Int)] = []
     private var usedCollections: Set<String> = []
     private var syncToken: String?
+    /// The streaming path's state for the open calendar (iCalendar calendar data).
+    private var stream: Stream?
+    /// The spool, kept from one calendar to the next (its file too).
+    private var spoolForReuse: ResourceSpool?
 
     /// A writer onto `sink` that writes calendar data with `dataFormat`, one of `formats` (the
     /// one for `text/calendar` also writes calendar-timezone).
@@ -54,8 +65,14 @@ public struct CalDAVWriter: CalendarWriter {
         case .beginCalendar(let c):
             calendar = c
             entries = []
+            if dataFormat.mediaType == "text/calendar" { try beginStream(c) }
         case .entry(let e, let line):
-            entries.append((e, line))
+            if stream == nil, calendar == nil, dataFormat.mediaType == "text/calendar" { try beginStream(Calendar()) }
+            if stream != nil {
+                try spool(e, line: line)
+            } else {
+                entries.append((e, line))
+            }
         case .endCalendar(let trailing):
             var c = calendar ?? Calendar()
             for p in trailing {
@@ -65,7 +82,11 @@ public struct CalDAVWriter: CalendarWriter {
                     c.properties.append(p)
                 }
             }
-            try writeCalendar(c)
+            if stream != nil {
+                try writeSpooledCalendar(c)
+            } else {
+                try writeCalendar(c)
+            }
             calendar = nil
             entries = []
         }
@@ -84,6 +105,191 @@ public struct CalDAVWriter: CalendarWriter {
         if xml.replacedCharacters > 0 {
             log.warning(file: destination, "\(xml.replacedCharacters) characters XML cannot carry were replaced with U+FFFD")
         }
+    }
+
+    // MARK: - One calendar, streamed
+
+    /// A resource of the open calendar: where its first and last records are in the spool.
+    private struct SpooledResource {
+        var first: Int
+        var last: Int
+    }
+
+    private struct Stream {
+        var spool: ResourceSpool
+        /// Renders each item as calendar data (iCalendar text: what it writes for a calendar
+        /// is what it writes for each element, one after the other, and `finish()` hands over
+        /// what it holds and leaves it ready for more).
+        var data: any CalendarWriter
+        var sink: CollectingSink
+        /// The collection's href as the calendar's opening properties give it, for the keys.
+        var collection: String
+        var resources: [SpooledResource] = []
+        /// Resources by their href's hash; `exact` holds hrefs whose hash another href had.
+        var keys: [Int: Int32] = [:]
+        var exact: [String: Int32] = [:]
+        /// Zone definitions by TZID (the first wins), and the zones not yet given to a resource.
+        var definitions: [String: Component] = [:]
+        var pendingZones: [String] = []
+        /// Zones a resource carries because they came before it (a few resources have any).
+        var leadingZones: [Int: [String]] = [:]
+        var position = 0
+        var unnamed = 0
+        var scratch: [UInt8] = []
+    }
+
+    private mutating func beginStream(_ calendar: Calendar) throws {
+        let sink = CollectingSink()
+        let data = dataFormat.makeWriter(
+            sink: sink, options: WriteOptions(destinationName: destination, vocabularyOverrides: vocabularyOverrides), log: log)
+        let spool = spoolForReuse ?? ResourceSpool(name: destination)
+        spoolForReuse = spool
+        spool.reset()
+        stream = Stream(spool: spool, data: data, sink: sink, collection: collectionHref(calendar, claim: false))
+    }
+
+    /// Spools one entry: a zone is kept (zones are few); an item is written out as calendar
+    /// data and filed under its resource.
+    private mutating func spool(_ entry: CalendarEntry, line: Int) throws {
+        guard var s = stream else { return }
+        stream = nil
+        defer { stream = s }
+        let position = s.position
+        s.position += 1
+        if case .timeZone(let z) = entry {
+            let key = CalDAVReader.zoneID(z) ?? "#\(position)"
+            if s.definitions[key] == nil { s.definitions[key] = z }
+            if key != calendar?.defaultTimeZone, !s.pendingZones.contains(key) { s.pendingZones.append(key) }
+            return
+        }
+        let properties = Self.properties(of: entry)
+        var relative = true
+        var href: String
+        if let literal = Self.literal(properties, CalDAVProperty.href) {
+            href = literal
+            relative = false
+        } else if let uid = Self.uid(of: entry) {
+            href = Self.pathSegment(uid) + ".ics"
+        } else {
+            s.unnamed += 1
+            href = "calport-\(s.unnamed).ics"
+            log.warning(file: destination, line: line, "a \(Self.componentName(entry)) without UID is archived as \(s.collection + href)")
+        }
+        let key = relative ? s.collection + href : href
+        try s.data.write(.entry(Self.untagged(entry), line: 0))
+        try s.data.finish()
+        defer { s.sink.bytes.removeAll(keepingCapacity: true) }
+        let etag = Self.literal(properties, CalDAVProperty.etag)
+        let offset = try s.spool.append(
+            relative: relative, href: href, etag: etag, zoneReferences: Self.zoneReferences(entry), data: s.sink.bytes)
+        if let index = try Self.resource(key, in: &s) {
+            try s.spool.link(s.resources[index].last, to: offset)
+            s.resources[index].last = offset
+            return
+        }
+        let index = s.resources.count
+        if s.keys[key.hashValue] == nil {
+            s.keys[key.hashValue] = Int32(index)
+        } else {
+            s.exact[key] = Int32(index)
+        }
+        s.resources.append(SpooledResource(first: offset, last: offset))
+        if !s.pendingZones.isEmpty {
+            s.leadingZones[index] = s.pendingZones
+            s.pendingZones = []
+        }
+    }
+
+    /// The resource whose href is `key`, if one has it.
+    private static func resource(_ key: String, in s: inout Stream) throws -> Int? {
+        if let index = s.exact[key] { return Int(index) }
+        guard let index = s.keys[key.hashValue].map(Int.init) else { return nil }
+        let first = try s.spool.record(at: s.resources[index].first, into: &s.scratch, hrefOnly: true)
+        return (first.relative ? s.collection + first.href : first.href) == key ? index : nil
+    }
+
+    /// Writes the collection's response and then each resource's, from the spool.
+    private mutating func writeSpooledCalendar(_ calendar: Calendar) throws {
+        guard var s = stream else { return }
+        stream = nil
+        // The collection's href as the whole calendar gives it; only trailing properties can
+        // make it differ from the one the items were filed under.
+        let collection = collectionHref(calendar)
+        let calendarZone = calendar.defaultTimeZone.flatMap { s.definitions[$0] != nil ? $0 : nil }
+        let header = Self.resourceHeader(calendar, hasZoneDefinition: calendarZone != nil)
+        var resources = s.resources.map { Optional($0) }
+        if resources.isEmpty && (!s.pendingZones.isEmpty || Self.saysSomething(header)) {
+            // A calendar without items still keeps its VCALENDAR properties and zones, in a
+            // resource of their own.
+            resources.append(nil)
+            s.leadingZones[0] = s.pendingZones
+        } else if !s.pendingZones.isEmpty {
+            s.leadingZones[resources.count - 1, default: []] += s.pendingZones
+        }
+        try writeCollection(calendar, href: collection, zone: calendarZone.flatMap { s.definitions[$0] })
+        // The pieces every resource shares, written once: the VCALENDAR header and end, and
+        // each zone.
+        try s.data.write(.beginCalendar(header))
+        try s.data.finish()
+        let head = s.sink.bytes
+        s.sink.bytes.removeAll(keepingCapacity: true)
+        try s.data.write(.endCalendar(trailingProperties: []))
+        try s.data.finish()
+        let tail = s.sink.bytes
+        s.sink.bytes.removeAll(keepingCapacity: true)
+        var zoneText: [String: [UInt8]] = [:]
+        var body: [UInt8] = []
+        var text: [UInt8] = []
+        for (index, resource) in resources.enumerated() {
+            var zones = s.leadingZones[index] ?? []
+            var href = collection + "calport-calendar.ics"
+            var etag: String?
+            body.removeAll(keepingCapacity: true)
+            var next = resource?.first ?? -1
+            var first = true
+            while next >= 0 {
+                let record = try s.spool.record(at: next, into: &s.scratch)
+                if first {
+                    href = record.relative ? collection + record.href : record.href
+                    etag = record.etag
+                    first = false
+                }
+                for id in record.zoneReferences where s.definitions[id] != nil && !zones.contains(id) { zones.append(id) }
+                body += s.scratch[record.data]
+                next = record.next
+            }
+            text.removeAll(keepingCapacity: true)
+            text += head
+            for id in zones {
+                guard let zone = s.definitions[id] else { continue }
+                if zoneText[id] == nil {
+                    try s.data.write(.entry(.timeZone(zone), line: 0))
+                    try s.data.finish()
+                    zoneText[id] = s.sink.bytes
+                    s.sink.bytes.removeAll(keepingCapacity: true)
+                }
+                text += zoneText[id]!
+            }
+            text += body
+            text += tail
+            xml.start(DAVNames.response)
+            xml.element(DAVNames.href, text: href)
+            xml.start(DAVNames.propstat)
+            xml.start(DAVNames.prop)
+            xml.element(DAVNames.getetag, text: etag ?? Self.etag(text))
+            xml.start(DAVNames.calendarData)
+            text.withUnsafeBufferPointer { xml.text(utf8: $0) }
+            xml.end()
+            xml.end()
+            xml.element(DAVNames.status, text: "HTTP/1.1 200 OK")
+            xml.end()
+            xml.end()
+            if xml.bufferedByteCount >= 1 << 16 {
+                let sink = self.sink
+                try xml.takeBytes { try sink.write($0) }
+            }
+        }
+        s.spool.reset()
     }
 
     // MARK: - One calendar
@@ -238,7 +444,8 @@ public struct CalDAVWriter: CalendarWriter {
     // MARK: - Helpers
 
     /// The href of a calendar's collection: the one it came from, else one made from its title.
-    private mutating func collectionHref(_ calendar: Calendar) -> String {
+    /// `claim: false` only looks: the next call gives the same href.
+    private mutating func collectionHref(_ calendar: Calendar, claim: Bool = true) -> String {
         var href = Self.literal(calendar.properties, CalDAVProperty.href) ?? ""
         if href.isEmpty || usedCollections.contains(href) {
             let base = "/calendars/" + Self.slug(calendar.title ?? "calendar")
@@ -249,7 +456,7 @@ public struct CalDAVWriter: CalendarWriter {
                 href = base + "-\(n)/"
             }
         }
-        usedCollections.insert(href)
+        if claim { usedCollections.insert(href) }
         return href
     }
 
@@ -401,9 +608,11 @@ public struct CalDAVWriter: CalendarWriter {
     /// A strong entity tag from the content (FNV-1a, 64 bits): the same data, the same tag.
     static func etag(_ bytes: [UInt8]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes {
-            hash ^= UInt64(b)
-            hash = hash &* 0x100_0000_01b3
+        bytes.withUnsafeBufferPointer {
+            for b in $0 {
+                hash ^= UInt64(b)
+                hash = hash &* 0x100_0000_01b3
+            }
         }
         let hex = String(hash, radix: 16)
         return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""

@@ -12,7 +12,8 @@ public struct XCalWriter: CalendarWriter {
     private let mapper: ICalendarMapper
     private let log: DiagnosticLog
     private let destination: String
-    private var xml = XMLByteWriter(namespaces: [("", XCalNames.namespace)])
+    private var xml: XMLByteWriter
+    private var encoder: XCalEncoder
     private var started = false
     private var inComponents = false
 
@@ -22,6 +23,8 @@ public struct XCalWriter: CalendarWriter {
         self.mapper = mapper
         self.log = log
         self.destination = destination
+        xml = XMLByteWriter(namespaces: [("", XCalNames.namespace)])
+        encoder = XCalEncoder(&xml)
     }
 
     private mutating func startDocument() {
@@ -45,14 +48,14 @@ public struct XCalWriter: CalendarWriter {
                 properties.insert(Property(name: "VERSION", value: .text(["2.0"])), at: 0)
             }
             xml.start(XCalNames.properties)
-            for p in properties { XCalEncoder.write(p, to: &xml) }
+            for p in properties { encoder.write(p, to: &xml) }
             xml.end()
         case .entry(let entry, _):
             if !inComponents {
                 inComponents = true
                 xml.start(XCalNames.components)
             }
-            XCalEncoder.write(mapper.component(from: entry), to: &xml)
+            encoder.write(mapper.component(from: entry), to: &xml)
         case .endCalendar(let trailing):
             if inComponents {
                 inComponents = false
@@ -60,7 +63,7 @@ public struct XCalWriter: CalendarWriter {
             }
             if !trailing.isEmpty {
                 xml.start(XCalNames.properties)
-                for p in trailing { XCalEncoder.write(p, to: &xml) }
+                for p in trailing { encoder.write(p, to: &xml) }
                 xml.end()
             }
             xml.end()
@@ -78,8 +81,8 @@ public struct XCalWriter: CalendarWriter {
     }
 
     private mutating func flush() throws {
-        let bytes = xml.takeBytes()
-        guard !bytes.isEmpty else { return }
-        try sink.write(bytes)
+        guard xml.bufferedByteCount > 0 else { return }
+        let sink = self.sink
+        try xml.takeBytes { try sink.write($0) }
     }
 }
