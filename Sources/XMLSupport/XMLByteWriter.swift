@@ -19,8 +19,11 @@ public struct XMLByteWriter {
     private var buffer = XMLOutputBuffer()
     private var emitted = 0
 
-    /// The qualified names of the names met so far in a root namespace, by tag number.
-    private var names: [[UInt8]] = []
+    /// The qualified names of the names met so far in a root namespace, one after another in
+    /// `namePool`, and where each is, by tag number (one array each: no array per name to
+    /// retain at every tag).
+    private var namePool: [UInt8] = []
+    private var nameRanges: [(start: Int, count: Int)] = []
     private var tagOfName: [XMLName: Int] = [:]
     /// The qualified names of open elements whose namespace is declared on them alone.
     private var scopedNames: [[UInt8]] = []
@@ -69,8 +72,10 @@ public struct XMLByteWriter {
     public mutating func tag(_ name: XMLName) -> XMLTag? {
         if let t = tagOfName[name] { return XMLTag(number: Int32(t)) }
         guard let p = rootPrefixes[name.namespace] else { return nil }
-        let number = names.count
-        names.append(Array((p.isEmpty ? name.local : p + ":" + name.local).utf8))
+        let number = nameRanges.count
+        let qualified = (p.isEmpty ? name.local : p + ":" + name.local).utf8
+        nameRanges.append((namePool.count, qualified.count))
+        namePool += qualified
         tagOfName[name] = number
         return XMLTag(number: Int32(number))
     }
@@ -143,7 +148,7 @@ public struct XMLByteWriter {
         buffer.makeUnique()
         openChild()
         buffer.append(0x3C)
-        buffer.append(names[Int(tag.number)])
+        appendName(tag.number)
         open.append(Open(tag: tag.number))
         startTagOpen = true
     }
@@ -181,7 +186,7 @@ public struct XMLByteWriter {
             if element.hasChildren && !element.hasText { newline(depth: open.count) }
             buffer.append(0x3C, 0x2F)
             if element.tag >= 0 {
-                buffer.append(names[Int(element.tag)])
+                appendName(element.tag)
             } else {
                 buffer.append(scopedNames[scopedNames.count - 1])
             }
@@ -232,6 +237,12 @@ public struct XMLByteWriter {
 
     private func tagName(_ tag: XMLTag) -> XMLName {
         tagOfName.first { $0.value == Int(tag.number) }!.key
+    }
+
+    @inline(__always)
+    private mutating func appendName(_ number: Int32) {
+        let range = nameRanges[Int(number)]
+        namePool.withUnsafeBufferPointer { buffer.append($0.baseAddress! + range.start, count: range.count) }
     }
 
     /// Marks the innermost open element as having children and starts the new child's line.

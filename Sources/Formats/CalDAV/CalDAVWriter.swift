@@ -577,18 +577,21 @@ public struct CalDAVWriter: CalendarWriter {
     /// A path segment for a UID: unreserved characters and "@" as they are, the rest
     /// percent-encoded (RFC 3986 §2.3), so any UID makes a valid href.
     static func pathSegment(_ uid: String) -> String {
-        var out = ""
+        let hex: StaticString = "0123456789ABCDEF"
+        var out: [UInt8] = []
+        out.reserveCapacity(uid.utf8.count)
         for b in uid.utf8 {
             switch b {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "@"):
-                out.unicodeScalars.append(Unicode.Scalar(b))
+                out.append(b)
             default:
-                let hex = Array("0123456789ABCDEF")
-                out += "%" + String(hex[Int(b >> 4)]) + String(hex[Int(b & 15)])
+                out.append(UInt8(ascii: "%"))
+                out.append(hex.utf8Start[Int(b >> 4)])
+                out.append(hex.utf8Start[Int(b & 15)])
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func slug(_ title: String) -> String {

@@ -5,7 +5,7 @@ import CalendarModel
 #endif
 
 /// Where `CalDAVWriter` keeps a calendar's items, written out as calendar data, until the
-/// calendar ends: in memory up to a few MiB, then in an unlinked temporary file, so the
+/// calendar ends: in memory up to 1 MiB, then in an unlinked temporary file, so the
 /// writer's memory stays that of one resource however long the calendar.
 ///
 /// A record is one item: its href, the entity tag it came with, the TZIDs it refers to and its
@@ -29,10 +29,13 @@ final class ResourceSpool {
     private var tail: [UInt8] = []
     private var tailStart = 0
     private var fd: Int32 = -1
+    /// File bytes read ahead (a resource's items mostly follow one another), from `windowStart`.
+    private var window: [UInt8] = []
+    private var windowStart = 0
     private let name: String
     /// How much is kept in memory before the file is made, and how much is written at once.
-    private static let memoryLimit = 4 << 20
-    private static let chunk = 1 << 20
+    private static let memoryLimit = 1 << 20
+    private static let chunk = 256 << 10
     private static let headerSize = 8 + 1 + 4 + 4 + 4 + 4
 
     /// `name` is the destination, for errors.
@@ -70,6 +73,7 @@ final class ResourceSpool {
                 for k in 0..<8 { tail[offset - tailStart + k] = v[k] }
             }
         } else {
+            window.removeAll(keepingCapacity: true)
             let written = withUnsafeBytes(of: &value) { pwrite(fd, $0.baseAddress, 8, off_t(offset)) }
             guard written == 8 else { throw ioError("cannot write the spool") }
         }
@@ -109,6 +113,7 @@ final class ResourceSpool {
     func reset() {
         tail.removeAll(keepingCapacity: tail.capacity <= Self.memoryLimit + Self.chunk)
         tailStart = 0
+        window.removeAll(keepingCapacity: true)
         if fd >= 0 { _ = ftruncate(fd, 0) }
     }
 
@@ -123,15 +128,21 @@ final class ResourceSpool {
             out += tail[(offset - tailStart)..<(offset - tailStart + count)]
             return
         }
-        let start = out.count
-        out += repeatElement(0, count: count)
-        var done = 0
-        while done < count {
-            let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + start + done, count - done, off_t(offset + done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw ioError("cannot read the spool") }
-            done += n
+        if offset < windowStart || offset + count > windowStart + window.count {
+            // Records never straddle the tail: the file holds all of this one.
+            let length = min(max(count, Self.chunk), tailStart - offset)
+            window.removeAll(keepingCapacity: true)
+            window += repeatElement(0, count: length)
+            windowStart = offset
+            var done = 0
+            while done < length {
+                let n = window.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, length - done, off_t(offset + done)) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw ioError("cannot read the spool") }
+                done += n
+            }
         }
+        out += window[(offset - windowStart)..<(offset - windowStart + count)]
     }
 
     /// Moves the memory tail to the file, making the file first.

@@ -74,6 +74,15 @@ struct XCalEncoder {
         }
     }
 
+    /// `<properties>` and `<components>`.
+    var propertiesTag: XMLTag { tags.properties }
+    var componentsTag: XMLTag { tags.components }
+
+    /// Opens a component's element.
+    mutating func startComponent(_ name: String, to w: inout XMLByteWriter) {
+        startNamed(name, kind: "component", to: &w)
+    }
+
     mutating func write(_ component: Component, to w: inout XMLByteWriter) {
         startNamed(component.name, kind: "component", to: &w)
         if !component.properties.isEmpty {
