@@ -27,7 +27,7 @@ public enum XMLEscaping {
             // Eight bytes at a time to the first that may need work (a calendar-data element
             // is kilobytes of text with a CR every 75 bytes); bounds checked by the conditions.
             if i + 8 <= n {
-                let hits = candidates(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                let hits = candidates(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self), attribute: attribute)
                 guard hits != 0 else {
                     i += 8
                     continue
@@ -47,6 +47,10 @@ public enum XMLEscaping {
             case 0x26: replacement = "&amp;"
             case 0x3C: replacement = "&lt;"
             case 0x3E: replacement = "&gt;"
+            case 0x0D where !attribute && i + 1 < n && base[i + 1] == 0x0A:
+                // iCalendar text ends every line so: one step for the pair.
+                replacement = "&#13;\n"
+                skip = 2
             case 0x0D: replacement = "&#13;"
             case 0x22 where attribute: replacement = "&quot;"
             case 0x0A where attribute: replacement = "&#10;"
@@ -78,17 +82,18 @@ public enum XMLEscaping {
     }
 
     /// The top bits of the bytes of `word` (little-endian) that may need escaping: below 0x20,
-    /// `&`, `<`, `>`, `"` or 0xEF (U+FFFE/U+FFFF lead). Exact up to the first such byte (the
+    /// `&`, `<`, `>`, in an attribute `"`, or 0xEF (U+FFFE/U+FFFF lead). Exact up to the first such byte (the
     /// zero-byte test `(v - 0x01…) & ~v & 0x80…` marks a byte above a hit only through its
     /// borrow), which is all the caller uses.
     @inline(__always)
-    private static func candidates(_ word: UInt64) -> UInt64 {
+    private static func candidates(_ word: UInt64, attribute: Bool) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         func zeroBytes(_ v: UInt64) -> UInt64 { (v &- ones) & ~v }
         let controls = (word &- ones &* 0x20) & ~word
-        let hits =
+        var hits =
             controls | zeroBytes(word ^ (ones &* 0x26)) | zeroBytes(word ^ (ones &* 0x3C)) | zeroBytes(word ^ (ones &* 0x3E))
-            | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0xEF))
+            | zeroBytes(word ^ (ones &* 0xEF))
+        if attribute { hits |= zeroBytes(word ^ (ones &* 0x22)) }
         return hits & 0x8080_8080_8080_8080
     }
 }

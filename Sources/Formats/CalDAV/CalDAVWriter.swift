@@ -109,12 +109,6 @@ public struct CalDAVWriter: CalendarWriter {
 
     // MARK: - One calendar, streamed
 
-    /// A resource of the open calendar: where its first and last records are in the spool.
-    private struct SpooledResource {
-        var first: Int
-        var last: Int
-    }
-
     private struct Stream {
         var spool: ResourceSpool
         /// Renders each item as calendar data (iCalendar text: what it writes for a calendar
@@ -124,14 +118,19 @@ public struct CalDAVWriter: CalendarWriter {
         var sink: CollectingSink
         /// The collection's href as the calendar's opening properties give it, for the keys.
         var collection: String
-        var resources: [SpooledResource] = []
-        /// Resources by their href's hash; `exact` holds hrefs whose hash another href had.
-        var keys: [Int: Int32] = [:]
-        var exact: [String: Int32] = [:]
+        /// Each resource's last record, by its href's hash; `exact` by href for an href whose
+        /// hash another one had. The index is this, a few dozen bytes a resource: the
+        /// resources' order is that of their first records in the spool.
+        var keys: [Int: Int] = [:]
+        var exact: [String: Int] = [:]
+        var resourceCount = 0
+        /// The first record of the resource made last.
+        var newest = -1
         /// Zone definitions by TZID (the first wins), and the zones not yet given to a resource.
         var definitions: [String: Component] = [:]
         var pendingZones: [String] = []
-        /// Zones a resource carries because they came before it (a few resources have any).
+        /// Zones a resource carries because they came before it, by its first record (a few
+        /// resources have any).
         var leadingZones: [Int: [String]] = [:]
         var position = 0
         var unnamed = 0
@@ -176,36 +175,37 @@ public struct CalDAVWriter: CalendarWriter {
             log.warning(file: destination, line: line, "a \(Self.componentName(entry)) without UID is archived as \(s.collection + href)")
         }
         let key = relative ? s.collection + href : href
+        let previous = try Self.lastRecord(key, in: &s)
         try s.data.write(.entry(Self.untagged(entry), line: 0))
         try s.data.finish()
         defer { s.sink.bytes.removeAll(keepingCapacity: true) }
-        let etag = Self.literal(properties, CalDAVProperty.etag)
         let offset = try s.spool.append(
-            relative: relative, href: href, etag: etag, zoneReferences: Self.zoneReferences(entry), data: s.sink.bytes)
-        if let index = try Self.resource(key, in: &s) {
-            try s.spool.link(s.resources[index].last, to: offset)
-            s.resources[index].last = offset
-            return
-        }
-        let index = s.resources.count
-        if s.keys[key.hashValue] == nil {
-            s.keys[key.hashValue] = Int32(index)
+            first: previous == nil, relative: relative, href: href, etag: Self.literal(properties, CalDAVProperty.etag),
+            zoneReferences: Self.zoneReferences(entry), data: s.sink.bytes)
+        if let previous {
+            try s.spool.link(previous.offset, to: offset)
         } else {
-            s.exact[key] = Int32(index)
+            s.resourceCount += 1
+            s.newest = offset
+            if !s.pendingZones.isEmpty {
+                s.leadingZones[offset] = s.pendingZones
+                s.pendingZones = []
+            }
         }
-        s.resources.append(SpooledResource(first: offset, last: offset))
-        if !s.pendingZones.isEmpty {
-            s.leadingZones[index] = s.pendingZones
-            s.pendingZones = []
+        if previous?.exact ?? (s.keys[key.hashValue] != nil) {
+            s.exact[key] = offset
+        } else {
+            s.keys[key.hashValue] = offset
         }
     }
 
-    /// The resource whose href is `key`, if one has it.
-    private static func resource(_ key: String, in s: inout Stream) throws -> Int? {
-        if let index = s.exact[key] { return Int(index) }
-        guard let index = s.keys[key.hashValue].map(Int.init) else { return nil }
-        let first = try s.spool.record(at: s.resources[index].first, into: &s.scratch, hrefOnly: true)
-        return (first.relative ? s.collection + first.href : first.href) == key ? index : nil
+    /// The last record of the resource whose href is `key`, if one has it, and whether it is
+    /// filed by href (its hash belongs to another).
+    private static func lastRecord(_ key: String, in s: inout Stream) throws -> (offset: Int, exact: Bool)? {
+        if let offset = s.exact[key] { return (offset, true) }
+        guard let offset = s.keys[key.hashValue] else { return nil }
+        let last = try s.spool.record(at: offset, into: &s.scratch, hrefOnly: true)
+        return (last.relative ? s.collection + last.href : last.href) == key ? (offset, false) : nil
     }
 
     /// Writes the collection's response and then each resource's, from the spool.
@@ -217,79 +217,96 @@ public struct CalDAVWriter: CalendarWriter {
         let collection = collectionHref(calendar)
         let calendarZone = calendar.defaultTimeZone.flatMap { s.definitions[$0] != nil ? $0 : nil }
         let header = Self.resourceHeader(calendar, hasZoneDefinition: calendarZone != nil)
-        var resources = s.resources.map { Optional($0) }
-        if resources.isEmpty && (!s.pendingZones.isEmpty || Self.saysSomething(header)) {
-            // A calendar without items still keeps its VCALENDAR properties and zones, in a
-            // resource of their own.
-            resources.append(nil)
-            s.leadingZones[0] = s.pendingZones
-        } else if !s.pendingZones.isEmpty {
-            s.leadingZones[resources.count - 1, default: []] += s.pendingZones
-        }
+        // A calendar without items still keeps its VCALENDAR properties and zones, in a
+        // resource of their own.
+        let zonesOnly = s.resourceCount == 0 && (!s.pendingZones.isEmpty || Self.saysSomething(header))
+        if s.resourceCount > 0 && !s.pendingZones.isEmpty { s.leadingZones[s.newest, default: []] += s.pendingZones }
         try writeCollection(calendar, href: collection, zone: calendarZone.flatMap { s.definitions[$0] })
         // The pieces every resource shares, written once: the VCALENDAR header and end, and
         // each zone.
         try s.data.write(.beginCalendar(header))
         try s.data.finish()
-        let head = s.sink.bytes
+        var pieces = SharedPieces(head: s.sink.bytes)
         s.sink.bytes.removeAll(keepingCapacity: true)
         try s.data.write(.endCalendar(trailingProperties: []))
         try s.data.finish()
-        let tail = s.sink.bytes
+        pieces.tail = s.sink.bytes
         s.sink.bytes.removeAll(keepingCapacity: true)
-        var zoneText: [String: [UInt8]] = [:]
-        var body: [UInt8] = []
-        var text: [UInt8] = []
-        for (index, resource) in resources.enumerated() {
-            var zones = s.leadingZones[index] ?? []
-            var href = collection + "calport-calendar.ics"
-            var etag: String?
-            body.removeAll(keepingCapacity: true)
-            var next = resource?.first ?? -1
-            var first = true
-            while next >= 0 {
-                let record = try s.spool.record(at: next, into: &s.scratch)
-                if first {
-                    href = record.relative ? collection + record.href : record.href
-                    etag = record.etag
-                    first = false
-                }
-                for id in record.zoneReferences where s.definitions[id] != nil && !zones.contains(id) { zones.append(id) }
-                body += s.scratch[record.data]
-                next = record.next
+        if zonesOnly {
+            try writeResource(first: nil, zones: s.pendingZones, collection: collection, &s, &pieces)
+        }
+        // Resources in the order of their first records, which is the spool's.
+        var offset = 0
+        let end = s.spool.endOffset
+        while offset < end {
+            let record = try s.spool.record(at: offset, into: &s.scratch, hrefOnly: true)
+            if record.first {
+                try writeResource(first: offset, zones: s.leadingZones[offset] ?? [], collection: collection, &s, &pieces)
             }
-            text.removeAll(keepingCapacity: true)
-            text += head
-            for id in zones {
-                guard let zone = s.definitions[id] else { continue }
-                if zoneText[id] == nil {
-                    try s.data.write(.entry(.timeZone(zone), line: 0))
-                    try s.data.finish()
-                    zoneText[id] = s.sink.bytes
-                    s.sink.bytes.removeAll(keepingCapacity: true)
-                }
-                text += zoneText[id]!
-            }
-            text += body
-            text += tail
-            xml.start(DAVNames.response)
-            xml.element(DAVNames.href, text: href)
-            xml.start(DAVNames.propstat)
-            xml.start(DAVNames.prop)
-            xml.element(DAVNames.getetag, text: etag ?? Self.etag(text))
-            xml.start(DAVNames.calendarData)
-            text.withUnsafeBufferPointer { xml.text(utf8: $0) }
-            xml.end()
-            xml.end()
-            xml.element(DAVNames.status, text: "HTTP/1.1 200 OK")
-            xml.end()
-            xml.end()
-            if xml.bufferedByteCount >= 1 << 16 {
-                let sink = self.sink
-                try xml.takeBytes { try sink.write($0) }
-            }
+            offset = record.end
         }
         s.spool.reset()
+    }
+
+    /// What every resource of a calendar shares, and scratch space for one resource.
+    private struct SharedPieces {
+        var head: [UInt8]
+        var tail: [UInt8] = []
+        var zones: [String: [UInt8]] = [:]
+        var body: [UInt8] = []
+        var text: [UInt8] = []
+    }
+
+    /// Writes the response of the resource whose first record is at `first` (nil: the
+    /// calendar's own resource, without items), carrying `zones` and those its items use.
+    private mutating func writeResource(
+        first: Int?, zones leading: [String], collection: String, _ s: inout Stream, _ pieces: inout SharedPieces
+    ) throws {
+        var zones = leading
+        var href = collection + "calport-calendar.ics"
+        var etag: String?
+        pieces.body.removeAll(keepingCapacity: true)
+        var next = first ?? -1
+        while next >= 0 {
+            let record = try s.spool.record(at: next, into: &s.scratch)
+            if next == first {
+                href = record.relative ? collection + record.href : record.href
+                etag = record.etag
+            }
+            for id in record.zoneReferences where s.definitions[id] != nil && !zones.contains(id) { zones.append(id) }
+            pieces.body += s.scratch[record.data]
+            next = record.next
+        }
+        pieces.text.removeAll(keepingCapacity: true)
+        pieces.text += pieces.head
+        for id in zones {
+            guard let zone = s.definitions[id] else { continue }
+            if pieces.zones[id] == nil {
+                try s.data.write(.entry(.timeZone(zone), line: 0))
+                try s.data.finish()
+                pieces.zones[id] = s.sink.bytes
+                s.sink.bytes.removeAll(keepingCapacity: true)
+            }
+            pieces.text += pieces.zones[id] ?? []
+        }
+        pieces.text += pieces.body
+        pieces.text += pieces.tail
+        xml.start(DAVNames.response)
+        xml.element(DAVNames.href, text: href)
+        xml.start(DAVNames.propstat)
+        xml.start(DAVNames.prop)
+        xml.element(DAVNames.getetag, text: etag ?? Self.etag(pieces.text))
+        xml.start(DAVNames.calendarData)
+        pieces.text.withUnsafeBufferPointer { xml.text(utf8: $0) }
+        xml.end()
+        xml.end()
+        xml.element(DAVNames.status, text: "HTTP/1.1 200 OK")
+        xml.end()
+        xml.end()
+        if xml.bufferedByteCount >= 1 << 16 {
+            let sink = self.sink
+            try xml.takeBytes { try sink.write($0) }
+        }
     }
 
     // MARK: - One calendar

@@ -16,6 +16,10 @@ final class ResourceSpool {
     /// One record read back.
     struct Record {
         var next: Int
+        /// Where the record after this one in the spool starts.
+        var end: Int
+        /// The first record of its resource.
+        var first: Bool
         /// The href is relative to the collection (made from a UID).
         var relative: Bool
         var href: String
@@ -47,12 +51,15 @@ final class ResourceSpool {
         if fd >= 0 { close(fd) }
     }
 
+    /// Where the next record will start.
+    var endOffset: Int { tailStart + tail.count }
+
     /// Appends a record with no next one yet; returns its offset.
-    func append(relative: Bool, href: String, etag: String?, zoneReferences: [String], data: [UInt8]) throws -> Int {
+    func append(first: Bool, relative: Bool, href: String, etag: String?, zoneReferences: [String], data: [UInt8]) throws -> Int {
         let offset = tailStart + tail.count
         let references = zoneReferences.joined(separator: "\n")
         appendInteger(UInt64(bitPattern: -1), bytes: 8)
-        tail.append(relative ? 1 : 0)
+        tail.append((relative ? 1 : 0) | (first ? 2 : 0))
         appendInteger(UInt64(href.utf8.count), bytes: 4)
         appendInteger(etag.map { UInt64($0.utf8.count) } ?? 0xFFFF_FFFF, bytes: 4)
         appendInteger(UInt64(references.utf8.count), bytes: 4)
@@ -90,23 +97,28 @@ final class ResourceSpool {
             return v
         }
         let next = Int(Int64(bitPattern: integer(0, 8)))
-        let relative = scratch[8] == 1
+        let relative = scratch[8] & 1 != 0
+        let first = scratch[8] & 2 != 0
         let hrefLength = Int(integer(9, 4))
         let etagField = integer(13, 4)
         let etagLength = etagField == 0xFFFF_FFFF ? 0 : Int(etagField)
         let referencesLength = Int(integer(17, 4))
         let dataLength = Int(integer(21, 4))
+        let end = offset + Self.headerSize + hrefLength + etagLength + referencesLength + dataLength
         let bodyLength = hrefOnly ? hrefLength : hrefLength + etagLength + referencesLength + dataLength
         scratch.removeAll(keepingCapacity: true)
         try read(offset + Self.headerSize, bodyLength, into: &scratch)
         func text(_ from: Int, _ count: Int) -> String { String(decoding: scratch[from..<(from + count)], as: UTF8.self) }
         let href = text(0, hrefLength)
-        guard !hrefOnly else { return Record(next: next, relative: relative, href: href, etag: nil, zoneReferences: [], data: 0..<0) }
+        guard !hrefOnly else {
+            return Record(next: next, end: end, first: first, relative: relative, href: href, etag: nil, zoneReferences: [], data: 0..<0)
+        }
         let etag = etagField == 0xFFFF_FFFF ? nil : text(hrefLength, etagLength)
         let references = referencesLength == 0 ? [] : text(hrefLength + etagLength, referencesLength).split(separator: "\n").map(String.init)
         let dataStart = hrefLength + etagLength + referencesLength
         return Record(
-            next: next, relative: relative, href: href, etag: etag, zoneReferences: references, data: dataStart..<(dataStart + dataLength))
+            next: next, end: end, first: first, relative: relative, href: href, etag: etag, zoneReferences: references,
+            data: dataStart..<(dataStart + dataLength))
     }
 
     /// Forgets every record (the next calendar starts from the beginning).
