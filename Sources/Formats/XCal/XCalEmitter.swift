@@ -36,22 +36,28 @@ struct XCalEmitter: ICalendarEmitter {
     }
 
     mutating func property(_ name: TypedName, _ parameters: [Parameter], _ value: TypedValue) {
-        property(Property(name: name.name, parameters: parameters, value: value.propertyValue))
+        enterProperties()
+        encoder.write(name.name, parameters, value, to: &xml)
     }
 
     mutating func participant(_ name: TypedName, _ participant: Participant, words: ParticipantWords) {
-        property(ICalendarMapper.participantProperty(name.name, participant, words: words))
+        enterProperties()
+        encoder.write(name.name, participant, words: words, to: &xml)
     }
 
     mutating func property(_ property: Property) {
-        if let section = sections.last, section != .properties {
-            // `emit` says no property after a sub-component; were one to come, it would start
-            // a second `<properties>`.
-            if section == .components { xml.end() }
-            xml.start(encoder.propertiesTag)
-            sections[sections.count - 1] = .properties
-        }
+        enterProperties()
         encoder.write(property, to: &xml)
+    }
+
+    /// Opens the open component's `<properties>`, if not yet.
+    private mutating func enterProperties() {
+        guard let section = sections.last, section != .properties else { return }
+        // `emit` says no property after a sub-component; were one to come, it would start a
+        // second `<properties>`.
+        if section == .components { xml.end() }
+        xml.start(encoder.propertiesTag)
+        sections[sections.count - 1] = .properties
     }
 
     mutating func component(_ component: Component) {

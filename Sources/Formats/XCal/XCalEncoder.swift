@@ -115,22 +115,7 @@ struct XCalEncoder {
                 parameters.append(Parameter(XCalNames.declaredTypeParameter, type))
             }
         }
-        if !parameters.isEmpty {
-            w.start(tags.parameters)
-            for parameter in parameters {
-                startNamed(parameter.name, kind: "parameter", to: &w)
-                let values = parameterValues(parameter.name, &w)
-                for value in parameter.values {
-                    if values.isBoolean, ["TRUE", "FALSE"].contains(value.uppercased()) {
-                        w.element(tags.boolean, text: value.lowercased())
-                    } else {
-                        w.element(values.tag, text: value)
-                    }
-                }
-                w.end()
-            }
-            w.end()
-        }
+        writeParameters(parameters, to: &w)
         if let (start, rest) = period {
             // A PERIOD that did not parse (RFC 6321's own `P1H`) keeps its shape, verbatim.
             w.start(tags.period)
@@ -144,6 +129,75 @@ struct XCalEncoder {
         } else {
             writeValue(property, to: &w)
         }
+        w.end()
+    }
+
+    /// `<parameters>` with each parameter, when there are any.
+    private mutating func writeParameters(_ parameters: [Parameter], to w: inout XMLByteWriter) {
+        guard !parameters.isEmpty else { return }
+        w.start(tags.parameters)
+        for parameter in parameters { writeParameter(parameter.name, parameter.values, to: &w) }
+        w.end()
+    }
+
+    /// One parameter's element and its values.
+    private mutating func writeParameter<Values: Sequence<String>>(_ name: String, _ values: Values, to w: inout XMLByteWriter) {
+        startNamed(name, kind: "parameter", to: &w)
+        let written = parameterValues(name, &w)
+        for value in values {
+            if written.isBoolean, ["TRUE", "FALSE"].contains(value.uppercased()) {
+                w.element(tags.boolean, text: value.lowercased())
+            } else {
+                w.element(written.tag, text: value)
+            }
+        }
+        w.end()
+    }
+
+    /// A property from a typed field: what `write(_: Property)` writes for
+    /// `Property(name:parameters:value: value.propertyValue)`, without building it.
+    mutating func write(_ name: String, _ parameters: [Parameter], _ value: TypedValue, to w: inout XMLByteWriter) {
+        switch value {
+        case .text(let text):
+            startNamed(name, kind: "property", to: &w)
+            writeParameters(parameters, to: &w)
+            w.element(tags.text, text: text)
+        case .dateTime(let d):
+            startNamed(name, kind: "property", to: &w)
+            if let zone = d.reference.zoneIdentifier, !parameters.contains(where: { $0.name == "TZID" }) {
+                writeParameters([Parameter("TZID", zone)] + parameters, to: &w)
+            } else {
+                writeParameters(parameters, to: &w)
+            }
+            w.element(d.isDateOnly ? tags.date : tags.dateTime, text: ISO8601Text.dateTime(d))
+        case .integer(let n):
+            startNamed(name, kind: "property", to: &w)
+            writeParameters(parameters, to: &w)
+            w.element(tags.integer, text: String(n))
+        case .value(let v):
+            write(Property(name: name, parameters: parameters, value: v), to: &w)
+            return
+        }
+        w.end()
+    }
+
+    /// ATTENDEE or ORGANIZER: what `write(_: Property)` writes for
+    /// `ICalendarMapper.participantProperty`, without building it.
+    mutating func write(_ name: String, _ participant: Participant, words: ParticipantWords, to w: inout XMLByteWriter) {
+        startNamed(name, kind: "property", to: &w)
+        var opened = false
+        ICalendarMapper.forEachParameter(of: participant, words: words) { parameter, values in
+            if !opened {
+                w.start(tags.parameters)
+                opened = true
+            }
+            switch values {
+            case .one(let v): writeParameter(parameter, CollectionOfOne(v), to: &w)
+            case .list(let l): writeParameter(parameter, l, to: &w)
+            }
+        }
+        if opened { w.end() }
+        w.element(tags.calAddress, text: participant.url)
         w.end()
     }
 
