@@ -21,7 +21,9 @@ struct XCalEncoder {
     private var ruleParts: [String: (XMLTag, Bool)] = [:]
     private let tags: ValueTags
 
+    /// A parameter's element (nil: the name cannot be an XML name) and its values' element.
     private struct ParameterValues {
+        var name: XMLTag?
         var tag: XMLTag
         var isBoolean: Bool
     }
@@ -142,8 +144,13 @@ struct XCalEncoder {
 
     /// One parameter's element and its values.
     private mutating func writeParameter<Values: Sequence<String>>(_ name: String, _ values: Values, to w: inout XMLByteWriter) {
-        startNamed(name, kind: "parameter", to: &w)
+        // One lookup for the parameter's element and its values'.
         let written = parameterValues(name, &w)
+        if let t = written.name {
+            w.start(t)
+        } else {
+            startNamed(name, kind: "parameter", to: &w)
+        }
         for value in values {
             if written.isBoolean, ["TRUE", "FALSE"].contains(value.uppercased()) {
                 w.element(tags.boolean, text: value.lowercased())
@@ -207,7 +214,8 @@ struct XCalEncoder {
     private mutating func parameterValues(_ name: String, _ w: inout XMLByteWriter) -> ParameterValues {
         if let known = parameterValues[name] { return known }
         let type = XCalNames.knownParameters.contains(name) ? XCalNames.parameterValueTypes[name] ?? "text" : "unknown"
-        let values = ParameterValues(tag: w.tag(Self.name(type == "boolean" ? "text" : type))!, isBoolean: type == "boolean")
+        let values = ParameterValues(
+            name: tag(name, &w), tag: w.tag(Self.name(type == "boolean" ? "text" : type))!, isBoolean: type == "boolean")
         parameterValues[name] = values
         return values
     }
