@@ -58,6 +58,10 @@ final class ResourceSpool {
     func append(first: Bool, relative: Bool, href: String, etag: String?, zoneReferences: [String], data: [UInt8]) throws -> Int {
         let offset = tailStart + tail.count
         let references = zoneReferences.joined(separator: "\n")
+        // Lengths are kept in 32 bits (0xFFFFFFFF says "no etag").
+        guard max(href.utf8.count, etag?.utf8.count ?? 0, references.utf8.count, data.count) < 0xFFFF_FFFF else {
+            throw CalendarError(.data, file: name, "an item of 4 GiB or more cannot be archived")
+        }
         appendInteger(UInt64(bitPattern: -1), bytes: 8)
         tail.append((relative ? 1 : 0) | (first ? 2 : 0))
         appendInteger(UInt64(href.utf8.count), bytes: 4)
