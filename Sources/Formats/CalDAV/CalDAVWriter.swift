@@ -379,7 +379,8 @@ public struct CalDAVWriter: CalendarWriter {
             elements += resource.entries.map { .entry($0, line: 0) }
             elements.append(.endCalendar(trailingProperties: []))
             let data = BufferByteSink()
-            var writer = dataFormat.makeWriter(sink: data, options: WriteOptions(destinationName: destination, vocabularyOverrides: vocabularyOverrides), log: log)
+            var writer = dataFormat.makeWriter(
+                sink: data, options: WriteOptions(destinationName: destination, vocabularyOverrides: vocabularyOverrides), log: log)
             for e in elements { try writer.write(e) }
             try writer.finish()
             let text = String(decoding: data.bytes, as: UTF8.self)
@@ -422,7 +423,8 @@ public struct CalDAVWriter: CalendarWriter {
         if let order = Self.literal(calendar.properties, CalDAVProperty.order) { xml.element(DAVNames.calendarOrder, text: order) }
         if let zone, let textFormat {
             let sink = BufferByteSink()
-            var writer = textFormat.makeWriter(sink: sink, options: WriteOptions(destinationName: destination, vocabularyOverrides: vocabularyOverrides), log: log)
+            var writer = textFormat.makeWriter(
+                sink: sink, options: WriteOptions(destinationName: destination, vocabularyOverrides: vocabularyOverrides), log: log)
             try writer.write(.beginCalendar(Self.resourceHeader(calendar, hasZoneDefinition: true)))
             try writer.write(.entry(.timeZone(zone), line: 0))
             try writer.write(.endCalendar(trailingProperties: []))

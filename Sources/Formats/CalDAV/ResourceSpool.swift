@@ -118,7 +118,8 @@ final class ResourceSpool {
             return Record(next: next, end: end, first: first, relative: relative, href: href, etag: nil, zoneReferences: [], data: 0..<0)
         }
         let etag = etagField == 0xFFFF_FFFF ? nil : text(hrefLength, etagLength)
-        let references = referencesLength == 0 ? [] : text(hrefLength + etagLength, referencesLength).split(separator: "\n").map(String.init)
+        let references =
+            referencesLength == 0 ? [] : text(hrefLength + etagLength, referencesLength).split(separator: "\n").map(String.init)
         let dataStart = hrefLength + etagLength + referencesLength
         return Record(
             next: next, end: end, first: first, relative: relative, href: href, etag: etag, zoneReferences: references,
