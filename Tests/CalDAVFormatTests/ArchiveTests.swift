@@ -101,4 +101,38 @@ final class ArchiveTests: XCTestCase {
         XCTAssertEqual(items.map(\.title), ["One", "One moved", "Two"])
         XCTAssertEqual(CalDAVTestSupport.calendars(back).first?.title, "Team Plans")
     }
+    /// A calendar larger than what the writer keeps in memory (its spool goes to a file), with
+    /// each series' override far behind its master: every resource holds its UID's items, in
+    /// the order the resources first appeared, and the same calendar gives the same archive.
+    func testItemsOfOneUIDFarApartShareOneResourceWhenTheSpoolIsAFile() throws {
+        let filler = String(repeating: "Lorem ipsum <dolor> & sit amet, \u{00E9}t\u{00E9} \u{6771}\u{4EAC}. ", count: 40)
+        var ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nX-WR-CALNAME:Big\r\n"
+        func event(_ uid: Int, _ title: String, override: Bool) -> String {
+            "BEGIN:VEVENT\r\nUID:u\(uid)\r\n" + (override ? "RECURRENCE-ID:20240108T090000Z\r\n" : "")
+                + "DTSTART:20240101T090000Z\r\n" + (override ? "" : "RRULE:FREQ=WEEKLY\r\n") + "SUMMARY:\(title)\r\nDESCRIPTION:"
+                + filler + "\r\nEND:VEVENT\r\n"
+        }
+        let count = 600
+        for uid in 0..<count { ics += event(uid, "m\(uid)", override: false) }
+        for uid in stride(from: 0, to: count, by: 7).reversed() { ics += event(uid, "o\(uid)", override: true) }
+        ics += "END:VCALENDAR\r\n"
+        // More than the 1 MiB the writer keeps in memory before its spool file.
+        XCTAssertGreaterThan(ics.utf8.count, 1 << 20)
+        let elements = try CalDAVTestSupport.read(Array(ics.utf8), format: "ics").elements
+        let archive = try CalDAVTestSupport.write(elements, format: "caldav")
+        XCTAssertEqual(archive, try CalDAVTestSupport.write(elements, format: "caldav"))
+        let text = String(decoding: archive, as: UTF8.self)
+        XCTAssertEqual(text.components(separatedBy: "<d:response>").count - 1, count + 1)
+        let back = try CalDAVTestSupport.read(archive).elements
+        let titles = back.compactMap { e -> String? in
+            if case .entry(let entry, _) = e { return entry.item?.title }
+            return nil
+        }
+        var expected: [String] = []
+        for uid in 0..<count {
+            expected.append("m\(uid)")
+            if uid % 7 == 0 { expected.append("o\(uid)") }
+        }
+        XCTAssertEqual(titles, expected)
+    }
 }

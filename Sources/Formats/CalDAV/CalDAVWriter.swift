@@ -8,8 +8,15 @@ import XMLSupport
 /// knew and reads back as the same calendars.
 ///
 /// CalDAV puts every component with the same UID into one resource (RFC 4791 §4.1), and a
-/// stream need not keep them together, so each calendar's entries are held until it ends; one
-/// calendar at a time is in memory, never the whole input.
+/// stream need not keep them together, so no resource can be written before its calendar ends:
+/// the calendar's last item may belong to its first resource. With iCalendar calendar data
+/// (the default) each item is written out as calendar data when it arrives and spooled
+/// (`ResourceSpool`: memory, then a temporary file), and at the calendar's end the responses are
+/// written from the spool, each resource's items read back together: memory is one resource
+/// plus a few dozen bytes a resource for the href index. The order is the one a whole calendar
+/// in memory gave (by each resource's first item), so archives are as they were. Other
+/// calendar data (xCal, whose writer is not a concatenation of items) holds the calendar's
+/// entries until it ends.
 public struct CalDAVWriter: CalendarWriter {
     private let sink: ByteSink
     private let dataFormat: any CalendarFormat
@@ -27,6 +34,10 @@ public struct CalDAVWriter: CalendarWriter {
     private var entries: [(entry: CalendarEntry, line: Int)] = []
     private var usedCollections: Set<String> = []
     private var syncToken: String?
+    /// The streaming path's state for the open calendar (iCalendar calendar data).
+    private var stream: Stream?
+    /// The spool, kept from one calendar to the next (its file too).
+    private var spoolForReuse: ResourceSpool?
 
     /// A writer onto `sink` that writes calendar data with `dataFormat`, one of `formats` (the
     /// one for `text/calendar` also writes calendar-timezone).
@@ -54,8 +65,14 @@ public struct CalDAVWriter: CalendarWriter {
         case .beginCalendar(let c):
             calendar = c
             entries = []
+            if dataFormat.mediaType == "text/calendar" { try beginStream(c) }
         case .entry(let e, let line):
-            entries.append((e, line))
+            if stream == nil, calendar == nil, dataFormat.mediaType == "text/calendar" { try beginStream(Calendar()) }
+            if stream != nil {
+                try spool(e, line: line)
+            } else {
+                entries.append((e, line))
+            }
         case .endCalendar(let trailing):
             var c = calendar ?? Calendar()
             for p in trailing {
@@ -65,7 +82,11 @@ public struct CalDAVWriter: CalendarWriter {
                     c.properties.append(p)
                 }
             }
-            try writeCalendar(c)
+            if stream != nil {
+                try writeSpooledCalendar(c)
+            } else {
+                try writeCalendar(c)
+            }
             calendar = nil
             entries = []
         }
@@ -83,6 +104,208 @@ public struct CalDAVWriter: CalendarWriter {
         try sink.write(xml.takeBytes())
         if xml.replacedCharacters > 0 {
             log.warning(file: destination, "\(xml.replacedCharacters) characters XML cannot carry were replaced with U+FFFD")
+        }
+    }
+
+    // MARK: - One calendar, streamed
+
+    private struct Stream {
+        var spool: ResourceSpool
+        /// Renders each item as calendar data (iCalendar text: what it writes for a calendar
+        /// is what it writes for each element, one after the other, and `finish()` hands over
+        /// what it holds and leaves it ready for more).
+        var data: any CalendarWriter
+        var sink: CollectingSink
+        /// The collection's href as the calendar's opening properties give it, for the keys.
+        var collection: String
+        /// Each resource's last record, by its href's hash; `exact` by href for an href whose
+        /// hash another one had. The index is this, a few dozen bytes a resource: the
+        /// resources' order is that of their first records in the spool.
+        var keys: [Int: Int] = [:]
+        var exact: [String: Int] = [:]
+        var resourceCount = 0
+        /// The first record of the resource made last.
+        var newest = -1
+        /// Zone definitions by TZID (the first wins), and the zones not yet given to a resource.
+        var definitions: [String: Component] = [:]
+        var pendingZones: [String] = []
+        /// Zones a resource carries because they came before it, by its first record (a few
+        /// resources have any).
+        var leadingZones: [Int: [String]] = [:]
+        var position = 0
+        var unnamed = 0
+        var scratch: [UInt8] = []
+    }
+
+    private mutating func beginStream(_ calendar: Calendar) throws {
+        let sink = CollectingSink()
+        let data = dataFormat.makeWriter(
+            sink: sink, options: WriteOptions(destinationName: destination, vocabularyOverrides: vocabularyOverrides), log: log)
+        let spool = spoolForReuse ?? ResourceSpool(name: destination)
+        spoolForReuse = spool
+        spool.reset()
+        stream = Stream(spool: spool, data: data, sink: sink, collection: collectionHref(calendar, claim: false))
+    }
+
+    /// Spools one entry: a zone is kept (zones are few); an item is written out as calendar
+    /// data and filed under its resource.
+    private mutating func spool(_ entry: CalendarEntry, line: Int) throws {
+        guard var s = stream else { return }
+        stream = nil
+        defer { stream = s }
+        let position = s.position
+        s.position += 1
+        if case .timeZone(let z) = entry {
+            let key = CalDAVReader.zoneID(z) ?? "#\(position)"
+            if s.definitions[key] == nil { s.definitions[key] = z }
+            if key != calendar?.defaultTimeZone, !s.pendingZones.contains(key) { s.pendingZones.append(key) }
+            return
+        }
+        let properties = Self.properties(of: entry)
+        var relative = true
+        var href: String
+        if let literal = Self.literal(properties, CalDAVProperty.href) {
+            href = literal
+            relative = false
+        } else if let uid = Self.uid(of: entry) {
+            href = Self.pathSegment(uid) + ".ics"
+        } else {
+            s.unnamed += 1
+            href = "calport-\(s.unnamed).ics"
+            log.warning(file: destination, line: line, "a \(Self.componentName(entry)) without UID is archived as \(s.collection + href)")
+        }
+        let key = relative ? s.collection + href : href
+        let previous = try Self.lastRecord(key, in: &s)
+        try s.data.write(.entry(Self.untagged(entry), line: 0))
+        try s.data.finish()
+        defer { s.sink.bytes.removeAll(keepingCapacity: true) }
+        let offset = try s.spool.append(
+            first: previous == nil, relative: relative, href: href, etag: Self.literal(properties, CalDAVProperty.etag),
+            zoneReferences: Self.zoneReferences(entry), data: s.sink.bytes)
+        if let previous {
+            try s.spool.link(previous.offset, to: offset)
+        } else {
+            s.resourceCount += 1
+            s.newest = offset
+            if !s.pendingZones.isEmpty {
+                s.leadingZones[offset] = s.pendingZones
+                s.pendingZones = []
+            }
+        }
+        if previous?.exact ?? (s.keys[key.hashValue] != nil) {
+            s.exact[key] = offset
+        } else {
+            s.keys[key.hashValue] = offset
+        }
+    }
+
+    /// The last record of the resource whose href is `key`, if one has it, and whether it is
+    /// filed by href (its hash belongs to another).
+    private static func lastRecord(_ key: String, in s: inout Stream) throws -> (offset: Int, exact: Bool)? {
+        if let offset = s.exact[key] { return (offset, true) }
+        guard let offset = s.keys[key.hashValue] else { return nil }
+        let last = try s.spool.record(at: offset, into: &s.scratch, hrefOnly: true)
+        return (last.relative ? s.collection + last.href : last.href) == key ? (offset, false) : nil
+    }
+
+    /// Writes the collection's response and then each resource's, from the spool.
+    private mutating func writeSpooledCalendar(_ calendar: Calendar) throws {
+        guard var s = stream else { return }
+        stream = nil
+        // The collection's href as the whole calendar gives it; only trailing properties can
+        // make it differ from the one the items were filed under.
+        let collection = collectionHref(calendar)
+        let calendarZone = calendar.defaultTimeZone.flatMap { s.definitions[$0] != nil ? $0 : nil }
+        let header = Self.resourceHeader(calendar, hasZoneDefinition: calendarZone != nil)
+        // A calendar without items still keeps its VCALENDAR properties and zones, in a
+        // resource of their own.
+        let zonesOnly = s.resourceCount == 0 && (!s.pendingZones.isEmpty || Self.saysSomething(header))
+        if s.resourceCount > 0 && !s.pendingZones.isEmpty { s.leadingZones[s.newest, default: []] += s.pendingZones }
+        try writeCollection(calendar, href: collection, zone: calendarZone.flatMap { s.definitions[$0] })
+        // The pieces every resource shares, written once: the VCALENDAR header and end, and
+        // each zone.
+        try s.data.write(.beginCalendar(header))
+        try s.data.finish()
+        var pieces = SharedPieces(head: s.sink.bytes)
+        s.sink.bytes.removeAll(keepingCapacity: true)
+        try s.data.write(.endCalendar(trailingProperties: []))
+        try s.data.finish()
+        pieces.tail = s.sink.bytes
+        s.sink.bytes.removeAll(keepingCapacity: true)
+        if zonesOnly {
+            try writeResource(first: nil, zones: s.pendingZones, collection: collection, &s, &pieces)
+        }
+        // Resources in the order of their first records, which is the spool's.
+        var offset = 0
+        let end = s.spool.endOffset
+        while offset < end {
+            let record = try s.spool.record(at: offset, into: &s.scratch, hrefOnly: true)
+            if record.first {
+                try writeResource(first: offset, zones: s.leadingZones[offset] ?? [], collection: collection, &s, &pieces)
+            }
+            offset = record.end
+        }
+        s.spool.reset()
+    }
+
+    /// What every resource of a calendar shares, and scratch space for one resource.
+    private struct SharedPieces {
+        var head: [UInt8]
+        var tail: [UInt8] = []
+        var zones: [String: [UInt8]] = [:]
+        var body: [UInt8] = []
+        var text: [UInt8] = []
+    }
+
+    /// Writes the response of the resource whose first record is at `first` (nil: the
+    /// calendar's own resource, without items), carrying `zones` and those its items use.
+    private mutating func writeResource(
+        first: Int?, zones leading: [String], collection: String, _ s: inout Stream, _ pieces: inout SharedPieces
+    ) throws {
+        var zones = leading
+        var href = collection + "calport-calendar.ics"
+        var etag: String?
+        pieces.body.removeAll(keepingCapacity: true)
+        var next = first ?? -1
+        while next >= 0 {
+            let record = try s.spool.record(at: next, into: &s.scratch)
+            if next == first {
+                href = record.relative ? collection + record.href : record.href
+                etag = record.etag
+            }
+            for id in record.zoneReferences where s.definitions[id] != nil && !zones.contains(id) { zones.append(id) }
+            pieces.body += s.scratch[record.data]
+            next = record.next
+        }
+        pieces.text.removeAll(keepingCapacity: true)
+        pieces.text += pieces.head
+        for id in zones {
+            guard let zone = s.definitions[id] else { continue }
+            if pieces.zones[id] == nil {
+                try s.data.write(.entry(.timeZone(zone), line: 0))
+                try s.data.finish()
+                pieces.zones[id] = s.sink.bytes
+                s.sink.bytes.removeAll(keepingCapacity: true)
+            }
+            pieces.text += pieces.zones[id] ?? []
+        }
+        pieces.text += pieces.body
+        pieces.text += pieces.tail
+        xml.start(DAVNames.response)
+        xml.element(DAVNames.href, text: href)
+        xml.start(DAVNames.propstat)
+        xml.start(DAVNames.prop)
+        xml.element(DAVNames.getetag, text: etag ?? Self.etag(pieces.text))
+        xml.start(DAVNames.calendarData)
+        pieces.text.withUnsafeBufferPointer { xml.text(utf8: $0) }
+        xml.end()
+        xml.end()
+        xml.element(DAVNames.status, text: "HTTP/1.1 200 OK")
+        xml.end()
+        xml.end()
+        if xml.bufferedByteCount >= 1 << 16 {
+            let sink = self.sink
+            try xml.takeBytes { try sink.write($0) }
         }
     }
 
@@ -156,7 +379,8 @@ public struct CalDAVWriter: CalendarWriter {
             elements += resource.entries.map { .entry($0, line: 0) }
             elements.append(.endCalendar(trailingProperties: []))
             let data = BufferByteSink()
-            var writer = dataFormat.makeWriter(sink: data, options: WriteOptions(destinationName: destination, vocabularyOverrides: vocabularyOverrides), log: log)
+            var writer = dataFormat.makeWriter(
+                sink: data, options: WriteOptions(destinationName: destination, vocabularyOverrides: vocabularyOverrides), log: log)
             for e in elements { try writer.write(e) }
             try writer.finish()
             let text = String(decoding: data.bytes, as: UTF8.self)
@@ -199,7 +423,8 @@ public struct CalDAVWriter: CalendarWriter {
         if let order = Self.literal(calendar.properties, CalDAVProperty.order) { xml.element(DAVNames.calendarOrder, text: order) }
         if let zone, let textFormat {
             let sink = BufferByteSink()
-            var writer = textFormat.makeWriter(sink: sink, options: WriteOptions(destinationName: destination, vocabularyOverrides: vocabularyOverrides), log: log)
+            var writer = textFormat.makeWriter(
+                sink: sink, options: WriteOptions(destinationName: destination, vocabularyOverrides: vocabularyOverrides), log: log)
             try writer.write(.beginCalendar(Self.resourceHeader(calendar, hasZoneDefinition: true)))
             try writer.write(.entry(.timeZone(zone), line: 0))
             try writer.write(.endCalendar(trailingProperties: []))
@@ -238,7 +463,8 @@ public struct CalDAVWriter: CalendarWriter {
     // MARK: - Helpers
 
     /// The href of a calendar's collection: the one it came from, else one made from its title.
-    private mutating func collectionHref(_ calendar: Calendar) -> String {
+    /// `claim: false` only looks: the next call gives the same href.
+    private mutating func collectionHref(_ calendar: Calendar, claim: Bool = true) -> String {
         var href = Self.literal(calendar.properties, CalDAVProperty.href) ?? ""
         if href.isEmpty || usedCollections.contains(href) {
             let base = "/calendars/" + Self.slug(calendar.title ?? "calendar")
@@ -249,7 +475,7 @@ public struct CalDAVWriter: CalendarWriter {
                 href = base + "-\(n)/"
             }
         }
-        usedCollections.insert(href)
+        if claim { usedCollections.insert(href) }
         return href
     }
 
@@ -370,18 +596,21 @@ public struct CalDAVWriter: CalendarWriter {
     /// A path segment for a UID: unreserved characters and "@" as they are, the rest
     /// percent-encoded (RFC 3986 §2.3), so any UID makes a valid href.
     static func pathSegment(_ uid: String) -> String {
-        var out = ""
+        let hex: StaticString = "0123456789ABCDEF"
+        var out: [UInt8] = []
+        out.reserveCapacity(uid.utf8.count)
         for b in uid.utf8 {
             switch b {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "@"):
-                out.unicodeScalars.append(Unicode.Scalar(b))
+                out.append(b)
             default:
-                let hex = Array("0123456789ABCDEF")
-                out += "%" + String(hex[Int(b >> 4)]) + String(hex[Int(b & 15)])
+                out.append(UInt8(ascii: "%"))
+                out.append(hex.utf8Start[Int(b >> 4)])
+                out.append(hex.utf8Start[Int(b & 15)])
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func slug(_ title: String) -> String {
@@ -401,9 +630,11 @@ public struct CalDAVWriter: CalendarWriter {
     /// A strong entity tag from the content (FNV-1a, 64 bits): the same data, the same tag.
     static func etag(_ bytes: [UInt8]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes {
-            hash ^= UInt64(b)
-            hash = hash &* 0x100_0000_01b3
+        bytes.withUnsafeBufferPointer {
+            for b in $0 {
+                hash ^= UInt64(b)
+                hash = hash &* 0x100_0000_01b3
+            }
         }
         let hex = String(hash, radix: 16)
         return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""

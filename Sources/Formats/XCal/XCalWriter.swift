@@ -12,7 +12,9 @@ public struct XCalWriter: CalendarWriter {
     private let mapper: ICalendarMapper
     private let log: DiagnosticLog
     private let destination: String
-    private var xml = XMLByteWriter(namespaces: [("", XCalNames.namespace)])
+    /// The XML writer and the xCal encoder, in the emitter that `ICalendarMapper.emit` writes
+    /// items to.
+    private var out: XCalEmitter
     private var started = false
     private var inComponents = false
 
@@ -22,20 +24,21 @@ public struct XCalWriter: CalendarWriter {
         self.mapper = mapper
         self.log = log
         self.destination = destination
+        out = XCalEmitter(xml: XMLByteWriter(namespaces: [("", XCalNames.namespace)]))
     }
 
     private mutating func startDocument() {
         guard !started else { return }
         started = true
-        xml.declaration()
-        xml.start(XCalNames.icalendar)
+        out.xml.declaration()
+        out.xml.start(XCalNames.icalendar)
     }
 
     public mutating func write(_ element: CalendarStreamElement) throws {
         startDocument()
         switch element {
         case .beginCalendar(let calendar):
-            xml.start(XCalNames.vcalendar)
+            out.xml.start(XCalNames.vcalendar)
             var properties = mapper.properties(from: calendar)
             // VERSION and PRODID are required (RFC 5545 §3.6), as the ICS writer supplies them.
             if !properties.contains(where: { $0.name == "PRODID" }) {
@@ -44,42 +47,43 @@ public struct XCalWriter: CalendarWriter {
             if !properties.contains(where: { $0.name == "VERSION" }) {
                 properties.insert(Property(name: "VERSION", value: .text(["2.0"])), at: 0)
             }
-            xml.start(XCalNames.properties)
-            for p in properties { XCalEncoder.write(p, to: &xml) }
-            xml.end()
+            out.xml.start(XCalNames.properties)
+            for p in properties { out.encoder.write(p, to: &out.xml) }
+            out.xml.end()
         case .entry(let entry, _):
             if !inComponents {
                 inComponents = true
-                xml.start(XCalNames.components)
+                out.xml.start(XCalNames.components)
             }
-            XCalEncoder.write(mapper.component(from: entry), to: &xml)
+            // Straight from the typed model to elements, as the ICS writer does.
+            mapper.emit(entry, to: &out)
         case .endCalendar(let trailing):
             if inComponents {
                 inComponents = false
-                xml.end()
+                out.xml.end()
             }
             if !trailing.isEmpty {
-                xml.start(XCalNames.properties)
-                for p in trailing { XCalEncoder.write(p, to: &xml) }
-                xml.end()
+                out.xml.start(XCalNames.properties)
+                for p in trailing { out.encoder.write(p, to: &out.xml) }
+                out.xml.end()
             }
-            xml.end()
+            out.xml.end()
         }
-        if xml.bufferedByteCount >= 1 << 16 { try flush() }
+        if out.xml.bufferedByteCount >= 1 << 16 { try flush() }
     }
 
     public mutating func finish() throws {
         startDocument()
-        xml.end()
+        out.xml.end()
         try flush()
-        if xml.replacedCharacters > 0 {
-            log.warning(file: destination, "\(xml.replacedCharacters) characters XML cannot carry were replaced with U+FFFD")
+        if out.xml.replacedCharacters > 0 {
+            log.warning(file: destination, "\(out.xml.replacedCharacters) characters XML cannot carry were replaced with U+FFFD")
         }
     }
 
     private mutating func flush() throws {
-        let bytes = xml.takeBytes()
-        guard !bytes.isEmpty else { return }
-        try sink.write(bytes)
+        guard out.xml.bufferedByteCount > 0 else { return }
+        let sink = self.sink
+        try out.xml.takeBytes { try sink.write($0) }
     }
 }
