@@ -49,7 +49,11 @@ public struct ICalendarRemainder: Equatable {
                 k += 1
             }
             if same && k == matches.count { return }
-            if matches.isEmpty { replaces.append(n) } else { kept += matches.map { original[$0] } }
+            if matches.isEmpty {
+                replaces.append(n)
+            } else {
+                for i in matches { kept.append(original[i]) }
+            }
         }
         for i in original.indices where !doneOriginal[i] { visit(originalNames[i], originalFrom: i, reconstructedFrom: 0) }
         for j in reconstructed.indices where !doneReconstructed[j] {

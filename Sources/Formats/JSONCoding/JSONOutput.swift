@@ -307,18 +307,43 @@ public struct JSONOutput {
                 append("\"\"")
                 return
             }
-            // Plain runs are found a word at a time and copied whole; room for the longest
-            // escaped form (6 bytes a byte) is made once, so nothing below checks capacity.
-            var runStart = JSONStringBytes.plainRunEnd(from, from: 0, end: n)
-            reserve(runStart == n ? n &+ 2 : runStart &+ 6 &* (n &- runStart) &+ 2)
+            // Plain runs are found a word at a time and copied whole.
+            let first = JSONStringBytes.plainRunEnd(from, from: 0, end: n)
+            if first == n {
+                reserve(n &+ 2)
+                base[count] = UInt8(ascii: "\"")
+                (base + (count &+ 1)).initialize(from: from, count: n)
+                base[count &+ 1 &+ n] = UInt8(ascii: "\"")
+                count &+= n &+ 2
+                return
+            }
+            // A string with escapes (Graph's kept iCalendar is JSON text: a quote every ~9
+            // bytes) gets room for its longest escaped form (6 bytes a byte) once, and is copied
+            // a word at a time as it is scanned: a memcpy call per short run cost more than the
+            // run. A word is stored only where 8 input bytes remain, so stores stay in the room.
+            reserve(first &+ 6 &* (n &- first) &+ 2)
             var k = count
             base[k] = UInt8(ascii: "\"")
             k &+= 1
-            (base + k).initialize(from: from, count: runStart)
-            k &+= runStart
-            while runStart < n {
-                let b = from[runStart]
-                runStart &+= 1
+            (base + k).initialize(from: from, count: first)
+            k &+= first
+            var i = first
+            while true {
+                while n &- i >= 8 {
+                    let w = UnsafeRawPointer(from + i).loadUnaligned(as: UInt64.self)
+                    if JSONStringBytes.hasSpecialByte(w) { break }
+                    UnsafeMutableRawPointer(base + k).storeBytes(of: w, as: UInt64.self)
+                    i &+= 8
+                    k &+= 8
+                }
+                guard i < n else { break }
+                let b = from[i]
+                i &+= 1
+                guard JSONStringBytes.isSpecial(b) else {
+                    base[k] = b
+                    k &+= 1
+                    continue
+                }
                 base[k] = 0x5C
                 k &+= 1
                 switch b {
@@ -338,10 +363,6 @@ public struct JSONOutput {
                     k &+= 4
                 }
                 k &+= 1
-                let i = JSONStringBytes.plainRunEnd(from, from: runStart, end: n)
-                (base + k).initialize(from: from + runStart, count: i &- runStart)
-                k &+= i &- runStart
-                runStart = i
             }
             base[k] = UInt8(ascii: "\"")
             count = k &+ 1

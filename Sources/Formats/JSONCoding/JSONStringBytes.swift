@@ -9,7 +9,7 @@ public enum JSONStringBytes {
     /// Exact as to "some byte in the word", which is all the callers ask; the byte loop after it
     /// finds which.
     @inline(__always)
-    private static func hasSpecialByte(_ w: UInt64) -> Bool {
+    static func hasSpecialByte(_ w: UInt64) -> Bool {
         let quote = w ^ (ones &* 0x22)
         let backslash = w ^ (ones &* 0x5C)
         let zeroInQuote = (quote &- ones) & ~quote
@@ -19,7 +19,7 @@ public enum JSONStringBytes {
     }
 
     @inline(__always)
-    private static func isSpecial(_ b: UInt8) -> Bool {
+    static func isSpecial(_ b: UInt8) -> Bool {
         b == 0x22 || b == 0x5C || b < 0x20
     }
 
