@@ -323,34 +323,59 @@ public struct JSONParser {
     /// at a byte the caller handles.
     private func scanEscaped(into bytes: inout [UInt8]) -> (Int, Bool) {
         let end = count
-        return buffer.withUnsafeBufferPointer { buf in
-            let base = buf.baseAddress!
-            var i = position
-            while i < end {
-                let runEnd = JSONStringBytes.plainRunEnd(base, from: i, end: end)
-                if runEnd > i {
-                    bytes.append(contentsOf: UnsafeBufferPointer(start: base + i, count: runEnd - i))
-                    i = runEnd
-                    if i == end { break }
+        let start = position
+        var stop = start
+        var closed = false
+        // Unescaped text is never longer than its source: it is written into memory of the
+        // rest of the buffer's size, plain bytes a word at a time (a copy call per short run
+        // between escapes cost more than the run), and handed over whole.
+        let chunk = buffer.withUnsafeBufferPointer { buf in
+            [UInt8](unsafeUninitializedCapacity: end - start) { dst, written in
+                let src = buf.baseAddress!
+                let out = dst.baseAddress!
+                var i = start
+                var k = 0
+                scan: while true {
+                    // A word is stored only where 8 source bytes remain, so stores stay in the memory.
+                    while end &- i >= 8 {
+                        let w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
+                        if JSONStringBytes.hasSpecialByte(w) { break }
+                        UnsafeMutableRawPointer(out + k).storeBytes(of: w, as: UInt64.self)
+                        i &+= 8
+                        k &+= 8
+                    }
+                    guard i < end else { break }
+                    let b = src[i]
+                    if !JSONStringBytes.isSpecial(b) {
+                        out[k] = b
+                        i &+= 1
+                        k &+= 1
+                        continue
+                    }
+                    if b == 0x22 {
+                        i &+= 1
+                        closed = true
+                        break
+                    }
+                    guard b == 0x5C, i &+ 1 < end else { break }
+                    switch src[i &+ 1] {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out[k] = src[i &+ 1]
+                    case UInt8(ascii: "b"): out[k] = 0x08
+                    case UInt8(ascii: "f"): out[k] = 0x0C
+                    case UInt8(ascii: "n"): out[k] = 0x0A
+                    case UInt8(ascii: "r"): out[k] = 0x0D
+                    case UInt8(ascii: "t"): out[k] = 0x09
+                    default: break scan
+                    }
+                    k &+= 1
+                    i &+= 2
                 }
-                let b = base[i]
-                if b == 0x22 { return (i + 1, true) }
-                guard b == 0x5C, i + 1 < end else { break }
-                let unescaped: UInt8
-                switch base[i + 1] {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): unescaped = base[i + 1]
-                case UInt8(ascii: "b"): unescaped = 0x08
-                case UInt8(ascii: "f"): unescaped = 0x0C
-                case UInt8(ascii: "n"): unescaped = 0x0A
-                case UInt8(ascii: "r"): unescaped = 0x0D
-                case UInt8(ascii: "t"): unescaped = 0x09
-                default: return (i, false)
-                }
-                bytes.append(unescaped)
-                i += 2
+                written = k
+                stop = i
             }
-            return (i, false)
         }
+        if bytes.isEmpty { bytes = chunk } else { bytes.append(contentsOf: chunk) }
+        return (stop, closed)
     }
 
     private mutating func parseString() throws -> String {
