@@ -329,13 +329,7 @@ public struct JSONOutput {
             k &+= first
             var i = first
             while true {
-                while n &- i >= 8 {
-                    let w = UnsafeRawPointer(from + i).loadUnaligned(as: UInt64.self)
-                    if JSONStringBytes.hasSpecialByte(w) { break }
-                    UnsafeMutableRawPointer(base + k).storeBytes(of: w, as: UInt64.self)
-                    i &+= 8
-                    k &+= 8
-                }
+                JSONStringBytes.copyPlainWords(from, &i, end: n, to: base, &k)
                 guard i < n else { break }
                 let b = from[i]
                 i &+= 1

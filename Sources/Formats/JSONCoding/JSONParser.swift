@@ -336,14 +336,7 @@ public struct JSONParser {
                 var i = start
                 var k = 0
                 scan: while true {
-                    // A word is stored only where 8 source bytes remain, so stores stay in the memory.
-                    while end &- i >= 8 {
-                        let w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
-                        if JSONStringBytes.hasSpecialByte(w) { break }
-                        UnsafeMutableRawPointer(out + k).storeBytes(of: w, as: UInt64.self)
-                        i &+= 8
-                        k &+= 8
-                    }
+                    JSONStringBytes.copyPlainWords(src, &i, end: end, to: out, &k)
                     guard i < end else { break }
                     let b = src[i]
                     if !JSONStringBytes.isSpecial(b) {
