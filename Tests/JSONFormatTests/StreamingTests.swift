@@ -103,4 +103,19 @@ final class JSONParserTests: XCTestCase {
         out.string("q\"b\\c\u{1}\u{1F}é\n")
         XCTAssertEqual(String(decoding: out.bytes, as: UTF8.self), #""q\"b\\c\u0001\u001fé\n""#)
     }
+
+    /// JSON text kept inside a string (Graph's extended property) has an escape every few bytes;
+    /// the writer copies plain words between them and the parser takes them a word at a time
+    /// within its buffer: the text must come back the same whatever the chunks the bytes come in.
+    func testDenselyEscapedLongStringsRoundTripWhateverTheChunks() throws {
+        final class Null: ByteSink { func write(_ bytes: UnsafeRawBufferPointer) throws {} }
+        let text = String(repeating: "[[\"x-a\",{\"tzid\":\"Europe/Berlin\"},\"text\",\"q\\\"b\\\\c\td/é\u{1}\n\"]],", count: 300)
+        var out = JSONOutput(sink: Null())
+        out.string(text)
+        let written = out.bytes
+        for chunkSize in [1, 3, 7, 8, 9, 64, 1 << 20] {
+            var p = JSONParser(source: MemoryByteSource(written, chunkSize: chunkSize), sourceName: "t")
+            XCTAssertEqual(try p.readValue(), .string(text), "chunks of \(chunkSize)")
+        }
+    }
 }

@@ -16,7 +16,7 @@ enum GraphRemainder {
     static func text(_ remainder: ICalendarRemainder) -> String {
         var out = JSONOutput(sink: NoSink(), capacity: 1024)
         out.remainder(remainder)
-        return String(decoding: out.bytes, as: UTF8.self)
+        return out.withUnsafeBytes { raw in raw.withMemoryRebound(to: UInt8.self) { String(decoding: $0, as: UTF8.self) } }
     }
 
     /// Reads the text back.

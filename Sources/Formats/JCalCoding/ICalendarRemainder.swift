@@ -49,7 +49,11 @@ public struct ICalendarRemainder: Equatable {
                 k += 1
             }
             if same && k == matches.count { return }
-            if matches.isEmpty { replaces.append(n) } else { kept += matches.map { original[$0] } }
+            if matches.isEmpty {
+                replaces.append(n)
+            } else {
+                for i in matches { kept.append(original[i]) }
+            }
         }
         for i in original.indices where !doneOriginal[i] { visit(originalNames[i], originalFrom: i, reconstructedFrom: 0) }
         for j in reconstructed.indices where !doneReconstructed[j] {
@@ -74,8 +78,19 @@ public struct ICalendarRemainder: Equatable {
     /// `properties` with this remainder applied.
     public func applied(to properties: [Property]) -> [Property] {
         if replaces.contains("*") { return self.properties }
-        let dropped = Set(replaces).union(self.properties.map(\.name))
-        return properties.filter { !dropped.contains($0.name) } + self.properties
+        return Self.dropping(replaces + self.properties.map(\.name), from: properties, name: \.name) + self.properties
+    }
+
+    /// `items` without those whose name is in `names`. Readers apply a remainder to every item,
+    /// and a remainder names a few (~10): looking through them costs less than hashing every
+    /// name into a Set, which is kept for the rare long list (a quadratic look would not do).
+    private static func dropping<T>(_ names: [String], from items: [T], name: (T) -> String) -> [T] {
+        guard !names.isEmpty else { return items }
+        if names.count > 16 {
+            let dropped = Set(names)
+            return items.filter { !dropped.contains(name($0)) }
+        }
+        return items.filter { !names.contains(name($0)) }
     }
 
     /// `component` with this remainder applied.
@@ -86,8 +101,7 @@ public struct ICalendarRemainder: Equatable {
             c.components = components
             return c
         }
-        let dropped = Set(replaces).union(components.map(\.name))
-        c.components = c.components.filter { !dropped.contains($0.name) } + components
+        c.components = Self.dropping(replaces + components.map(\.name), from: c.components, name: \.name) + components
         return c
     }
 

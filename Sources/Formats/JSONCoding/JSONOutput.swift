@@ -7,88 +7,171 @@ import CalendarModel
 /// Commas are placed automatically: a value or key written after a complete value in the
 /// same container is preceded by one.
 public struct JSONOutput {
+    /// The buffer's memory, owned apart from the struct so that an append is a capacity
+    /// compare and a store or a `memcpy`: an `[UInt8]` append checks uniqueness and capacity
+    /// and calls a generic copy every time (~90 instructions, most of a Graph body's cost), as
+    /// `ICSOutputBuffer` found for the ICS writer. Copies of an output share it until one
+    /// writes: every public entry point calls `makeUnique()` first.
+    private final class Storage {
+        let base: UnsafeMutablePointer<UInt8>
+        let capacity: Int
+
+        init(capacity: Int) {
+            base = .allocate(capacity: capacity)
+            self.capacity = capacity
+        }
+
+        deinit { base.deallocate() }
+    }
+
     private let sink: ByteSink
-    /// The bytes written and not yet handed to the sink.
-    public private(set) var bytes: [UInt8] = []
+    private var storage: Storage
+    /// `storage.base` and `storage.capacity`, held here so that an append reads no class field.
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// How many bytes are written and not yet handed to the sink.
+    private var count = 0
     private var needsComma = false
     /// Bytes kept before handing them to the sink; large enough to make writes cheap, small
     /// enough that `| jq` sees output early.
     public var flushThreshold = 64 * 1024
 
+    /// The bytes written and not yet handed to the sink, as an array.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
     /// An output writing to `sink`; `capacity` is what its buffer reserves (less for a value
     /// that is read back through `bytes`).
     public init(sink: ByteSink, capacity: Int = 64 * 1024 + 4096) {
         self.sink = sink
-        bytes.reserveCapacity(capacity)
+        storage = Storage(capacity: max(capacity, 16))
+        base = storage.base
+        self.capacity = storage.capacity
+    }
+
+    /// Calls `body` with the bytes written and not yet handed to the sink, without copying them.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
     /// Hands buffered bytes to the sink when the buffer is full.
     public mutating func flushIfFull() throws {
-        if bytes.count >= flushThreshold { try flush() }
+        if count >= flushThreshold { try flush() }
     }
 
     /// Hands all buffered bytes to the sink.
     public mutating func flush() throws {
-        guard !bytes.isEmpty else { return }
-        try sink.write(bytes)
-        bytes.removeAll(keepingCapacity: true)
+        guard count > 0 else { return }
+        makeUnique()
+        try sink.write(UnsafeRawBufferPointer(start: base, count: count))
+        count = 0
     }
 
+    @inline(__always)
+    private mutating func makeUnique() {
+        if _slowPath(!isKnownUniquelyReferenced(&storage)) { reallocate(minimumCapacity: capacity) }
+    }
+
+    /// Makes room for `n` more bytes.
+    @inline(__always)
+    private mutating func reserve(_ n: Int) {
+        if _slowPath(capacity &- count < n) { reallocate(minimumCapacity: count + n) }
+    }
+
+    @inline(never)
+    private mutating func reallocate(minimumCapacity: Int) {
+        let new = Storage(capacity: max(minimumCapacity, 2 * capacity))
+        new.base.initialize(from: base, count: count)
+        storage = new
+        base = new.base
+        capacity = new.capacity
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count &+= 1
+    }
+
+    @inline(__always)
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let from = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (base + count).initialize(from: from, count: bytes.count)
+        count &+= bytes.count
+    }
+
+    private mutating func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    private mutating func append(utf8 text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
+    @inline(__always)
     private mutating func comma() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        makeUnique()
+        if needsComma { append(UInt8(ascii: ",")) }
     }
 
     /// Writes `{`.
     public mutating func beginObject() {
         comma()
-        bytes.append(UInt8(ascii: "{"))
+        append(UInt8(ascii: "{"))
         needsComma = false
     }
 
     /// Writes `}`.
     public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        makeUnique()
+        append(UInt8(ascii: "}"))
         needsComma = true
     }
 
     /// Writes `[`.
     public mutating func beginArray() {
         comma()
-        bytes.append(UInt8(ascii: "["))
+        append(UInt8(ascii: "["))
         needsComma = false
     }
 
     /// Writes `]`.
     public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+        makeUnique()
+        append(UInt8(ascii: "]"))
         needsComma = true
     }
 
     /// Ends a top-level value with a line break (JSON Lines); the next value needs no comma.
     public mutating func newline() {
-        bytes.append(0x0A)
+        makeUnique()
+        append(0x0A)
         needsComma = false
     }
 
     /// Starts a new line before the next element inside a container, writing the comma owed
     /// first, so documents read one item per line (`},\n{`).
     public mutating func lineBreak() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(0x0A)
+        makeUnique()
+        if needsComma { append(UInt8(ascii: ",")) }
+        append(0x0A)
         needsComma = false
     }
 
     /// Writes a line break that is only whitespace: the comma state is unchanged, so a closing
     /// bracket may follow (`\n]`).
     public mutating func softNewline() {
-        bytes.append(0x0A)
+        makeUnique()
+        append(0x0A)
     }
 
     /// Writes a member name and its colon.
     public mutating func key(_ name: String) {
         comma()
         appendQuoted(name)
-        bytes.append(UInt8(ascii: ":"))
+        append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -111,7 +194,7 @@ public struct JSONOutput {
     public mutating func lowercasedKey(_ name: String) {
         comma()
         if !appendQuotedLowercasedASCII(name) { appendQuoted(name.lowercased()) }
-        bytes.append(UInt8(ascii: ":"))
+        append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -120,15 +203,20 @@ public struct JSONOutput {
     private mutating func appendQuotedLowercasedASCII(_ s: String) -> Bool {
         var s = s
         return s.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress else {
-                bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: "\"")])
+            guard let from = utf8.baseAddress else {
+                append("\"\"")
                 return true
             }
             let n = utf8.count
-            guard JSONStringBytes.plainRunEnd(base, from: 0, end: n) == n, !utf8.contains(where: { $0 >= 0x80 }) else { return false }
-            bytes.append(UInt8(ascii: "\""))
-            for b in utf8 { bytes.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
-            bytes.append(UInt8(ascii: "\""))
+            guard JSONStringBytes.plainRunEnd(from, from: 0, end: n) == n, !utf8.contains(where: { $0 >= 0x80 }) else { return false }
+            reserve(n + 2)
+            base[count] = UInt8(ascii: "\"")
+            for i in 0..<n {
+                let b = from[i]
+                base[count &+ 1 &+ i] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+            }
+            base[count &+ 1 &+ n] = UInt8(ascii: "\"")
+            count &+= n &+ 2
             return true
         }
     }
@@ -136,7 +224,7 @@ public struct JSONOutput {
     /// Writes an integer.
     public mutating func int(_ value: Int) {
         comma()
-        bytes.append(contentsOf: String(value).utf8)
+        append(utf8: String(value))
         needsComma = true
     }
 
@@ -148,7 +236,7 @@ public struct JSONOutput {
             // Swift's description is the shortest text that reads back as the same Double.
             var text = value.description
             if text.hasSuffix(".0") { text.removeLast(2) }
-            bytes.append(contentsOf: text.utf8)
+            append(utf8: text)
         } else {
             appendQuoted(value.isNaN ? "NaN" : (value < 0 ? "-Infinity" : "Infinity"))
         }
@@ -158,21 +246,21 @@ public struct JSONOutput {
     /// Writes `true` or `false`.
     public mutating func bool(_ value: Bool) {
         comma()
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        if value { append("true") } else { append("false") }
         needsComma = true
     }
 
     /// Writes `null`.
     public mutating func null() {
         comma()
-        bytes.append(contentsOf: "null".utf8)
+        append("null")
         needsComma = true
     }
 
     /// Writes a value already rendered as JSON text (`rendered(_:)`), as `value` would have.
     public mutating func rawValue(_ text: [UInt8]) {
         comma()
-        bytes.append(contentsOf: text)
+        text.withUnsafeBufferPointer { append($0) }
         needsComma = true
     }
 
@@ -182,7 +270,7 @@ public struct JSONOutput {
         var out = JSONOutput(sink: DiscardingSink(), capacity: capacity)
         out.value(value)
         // An array of exactly the text's size: the buffer's spare capacity would be held too.
-        return Array(out.bytes[...])
+        return out.bytes
     }
 
     /// Writes a whole parsed value back out, members in their order.
@@ -192,7 +280,7 @@ public struct JSONOutput {
         case .bool(let b): bool(b)
         case .number(let text):
             comma()
-            bytes.append(contentsOf: text.utf8)
+            append(utf8: text)
             needsComma = true
         case .string(let s): string(s)
         case .array(let elements):
@@ -212,34 +300,67 @@ public struct JSONOutput {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     private mutating func appendQuoted(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress else { return }
             let n = utf8.count
-            var runStart = 0
-            while true {
-                // Plain runs are found a word at a time and copied whole.
-                let i = JSONStringBytes.plainRunEnd(base, from: runStart, end: n)
-                if i > runStart { bytes.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart)) }
-                guard i < n else { break }
-                let b = base[i]
-                runStart = i + 1
-                bytes.append(0x5C)
-                switch b {
-                case 0x22: bytes.append(0x22)
-                case 0x5C: bytes.append(0x5C)
-                case 0x0A: bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(UInt8(ascii: "t"))
-                case 0x08: bytes.append(UInt8(ascii: "b"))
-                case 0x0C: bytes.append(UInt8(ascii: "f"))
-                default:
-                    bytes.append(contentsOf: [UInt8(ascii: "u"), 48, 48, Self.hexDigits[Int(b >> 4)], Self.hexDigits[Int(b & 15)]])
-                }
+            guard let from = utf8.baseAddress else {
+                append("\"\"")
+                return
             }
+            // Plain runs are found a word at a time and copied whole.
+            let first = JSONStringBytes.plainRunEnd(from, from: 0, end: n)
+            if first == n {
+                reserve(n &+ 2)
+                base[count] = UInt8(ascii: "\"")
+                (base + (count &+ 1)).initialize(from: from, count: n)
+                base[count &+ 1 &+ n] = UInt8(ascii: "\"")
+                count &+= n &+ 2
+                return
+            }
+            // A string with escapes (Graph's kept iCalendar is JSON text: a quote every ~9
+            // bytes) gets room for its longest escaped form (6 bytes a byte) once, and is copied
+            // a word at a time as it is scanned: a memcpy call per short run cost more than the
+            // run. A word is stored only where 8 input bytes remain, so stores stay in the room.
+            reserve(first &+ 6 &* (n &- first) &+ 2)
+            var k = count
+            base[k] = UInt8(ascii: "\"")
+            k &+= 1
+            (base + k).initialize(from: from, count: first)
+            k &+= first
+            var i = first
+            while true {
+                JSONStringBytes.copyPlainWords(from, &i, end: n, to: base, &k)
+                guard i < n else { break }
+                let b = from[i]
+                i &+= 1
+                guard JSONStringBytes.isSpecial(b) else {
+                    base[k] = b
+                    k &+= 1
+                    continue
+                }
+                base[k] = 0x5C
+                k &+= 1
+                switch b {
+                case 0x22: base[k] = 0x22
+                case 0x5C: base[k] = 0x5C
+                case 0x0A: base[k] = UInt8(ascii: "n")
+                case 0x0D: base[k] = UInt8(ascii: "r")
+                case 0x09: base[k] = UInt8(ascii: "t")
+                case 0x08: base[k] = UInt8(ascii: "b")
+                case 0x0C: base[k] = UInt8(ascii: "f")
+                default:
+                    base[k] = UInt8(ascii: "u")
+                    base[k &+ 1] = 48
+                    base[k &+ 2] = 48
+                    base[k &+ 3] = Self.hexDigits[Int(b >> 4)]
+                    base[k &+ 4] = Self.hexDigits[Int(b & 15)]
+                    k &+= 4
+                }
+                k &+= 1
+            }
+            base[k] = UInt8(ascii: "\"")
+            count = k &+ 1
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 }
 

@@ -19,7 +19,7 @@ public enum JSONStringBytes {
     }
 
     @inline(__always)
-    private static func isSpecial(_ b: UInt8) -> Bool {
+    static func isSpecial(_ b: UInt8) -> Bool {
         b == 0x22 || b == 0x5C || b < 0x20
     }
 
@@ -33,6 +33,23 @@ public enum JSONStringBytes {
         }
         while i < end, !isSpecial(base[i]) { i &+= 1 }
         return i
+    }
+
+    /// Copies the plain bytes from `source + i` to `destination + k` a word at a time, while 8
+    /// source bytes remain and a word holds no `"`, `\` or control byte, advancing both
+    /// offsets; the byte loop after it takes the rest. A word is stored only where 8 source
+    /// bytes remain: callers whose room is at least what is left of the source stay in it.
+    @inline(__always)
+    public static func copyPlainWords(
+        _ source: UnsafePointer<UInt8>, _ i: inout Int, end: Int, to destination: UnsafeMutablePointer<UInt8>, _ k: inout Int
+    ) {
+        while end &- i >= 8 {
+            let w = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
+            if hasSpecialByte(w) { return }
+            UnsafeMutableRawPointer(destination + k).storeBytes(of: w, as: UInt64.self)
+            i &+= 8
+            k &+= 8
+        }
     }
 
     /// The bytes as a String, or nil when they are not valid UTF-8. `String(validating:)` goes
