@@ -75,21 +75,26 @@ extension XMLPullReader {
         // Each open element's text, gathered as bytes and made a String at its end: the
         // whitespace between an element's children comes as one node per gap.
         var texts: [[UInt8]] = [[]]
+        // The last text made at each depth: indented documents repeat the same whitespace
+        // between children at one depth, and it becomes one String shared, not one per element.
+        var made: [(bytes: [UInt8], text: String)] = [([], "")]
         var size = 0
         while let node = try nextNode() {
             switch node {
-            case .start(let child, let attributes):
-                // Counted among the siblings read so far: elements have few children, and a
-                // dictionary per element cost more in hashing than this scan.
-                var index = 1
+            case .start(let child, let attributes, let sameName):
+                // The reader counts siblings by name; by local name, they are counted among the
+                // siblings read so far (elements have few children).
+                var index = sameName
                 if siblingsByLocalName {
+                    index = 1
                     for sibling in stack[stack.count - 1].children where sibling.name.local == child.local { index += 1 }
-                } else {
-                    for sibling in stack[stack.count - 1].children where sibling.name == child { index += 1 }
                 }
                 let place = XMLPath(parent: stack[stack.count - 1].place, local: child.local, index: index)
                 stack.append(XMLElement(name: child, attributes: attributes, line: line, place: place))
-                if texts.count < stack.count { texts.append([]) }
+                if texts.count < stack.count {
+                    texts.append([])
+                    made.append(([], ""))
+                }
             case .text(let bytes):
                 size += bytes.count
                 if size > limits.maximumTextBytes {
@@ -98,9 +103,13 @@ extension XMLPullReader {
                 texts[stack.count - 1].append(contentsOf: bytes)
             case .end:
                 var done = stack.removeLast()
-                if !texts[stack.count].isEmpty {
-                    done.text = String(decoding: texts[stack.count], as: UTF8.self)
-                    texts[stack.count].removeAll(keepingCapacity: true)
+                let level = stack.count
+                if !texts[level].isEmpty {
+                    if texts[level] != made[level].bytes {
+                        made[level] = (texts[level], String(decoding: texts[level], as: UTF8.self))
+                    }
+                    done.text = made[level].text
+                    texts[level].removeAll(keepingCapacity: true)
                 }
                 if stack.isEmpty { return done }
                 stack[stack.count - 1].children.append(done)
