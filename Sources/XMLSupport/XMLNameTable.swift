@@ -17,6 +17,9 @@ struct XMLNameTable {
     private var spans: [(start: Int, local: Int, namespace: Int)] = []
     private var bytes: [UInt8] = []
 
+    /// How many names there are (their numbers are 0..<count).
+    var count: Int { named.count }
+
     /// The name with this number.
     func name(_ number: Int) -> XMLName { named[number] }
 

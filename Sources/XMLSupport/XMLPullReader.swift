@@ -19,7 +19,6 @@ public final class XMLPullReader {
     /// The input's name for errors.
     public let name: String
     public let limits: XMLLimits
-    private let parser: Parser
 
     /// An open element, the line it started on, and how many children of each name it has
     /// had, for paths. Names are counted by their number in the name table: an element has few
@@ -41,6 +40,14 @@ public final class XMLPullReader {
         }
     }
 
+    /// The parser's chunks of events, parsed on a thread of its own when the reader was opened
+    /// to parse ahead, else on the caller's.
+    private let batches: Prefetcher<Batch>
+    @exclusivity(unchecked) private var batch = Batch()
+    @exclusivity(unchecked) private var head = 0
+    /// The names by number, as the batches introduce them.
+    @exclusivity(unchecked) private var names: [XMLName] = []
+    @exclusivity(unchecked) private var endLine = 1
     @exclusivity(unchecked) private var stack: [Frame] = []
     @exclusivity(unchecked) private var root = Frame(name: XMLName("", ""), index: 0, line: 0)
     /// The line of the node last handed out.
@@ -48,11 +55,18 @@ public final class XMLPullReader {
     @exclusivity(unchecked) private var finished = false
 
     /// Opens a reader that pulls bytes through `read` (which fills the buffer and returns the
-    /// count, 0 at the end).
-    public init(name: String, limits: XMLLimits = XMLLimits(), read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) throws {
+    /// count, 0 at the end). With `parsesAhead`, libxml2 parses (and `read` is called) on a
+    /// thread of its own, a few chunks ahead of the events handed out: for a caller that
+    /// builds trees from the events while another thread interprets them, the parse is a third
+    /// stage rather than half of the second.
+    public init(
+        name: String, limits: XMLLimits = XMLLimits(), parsesAhead: Bool = false,
+        read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int
+    ) throws {
         self.name = name
         self.limits = limits
-        self.parser = Parser(name: name, read: read, limits: limits)
+        let parser = Parser(name: name, read: read, limits: limits)
+        self.batches = Prefetcher(concurrently: parsesAhead, batchSize: 1, depth: 4) { parser.ended ? nil : parser.pump() }
     }
 
     // The reader's state is touched for every event; the property accesses are not checked for
@@ -67,7 +81,7 @@ public final class XMLPullReader {
 
     /// The line of the current node (1-based): where an element's start tag ends (for its end
     /// too), where a text node ends; after the end, the line the parser stopped on.
-    public var line: Int { finished ? parser.parserLine : currentLine }
+    public var line: Int { finished ? endLine : currentLine }
 
     /// How many elements are open.
     public var depth: Int { stack.count }
@@ -101,23 +115,29 @@ public final class XMLPullReader {
     /// The next node, or nil after the document has ended.
     func nextNode() throws -> Node? {
         guard !finished else { return nil }
-        let p = parser
-        while p.head == p.events.count {
-            if p.ended {
+        while head == batch.events.count {
+            if batch.ended {
                 finished = true
-                if let failure = p.failure(file: name, line: parser.parserLine, path: path) { throw failure }
+                endLine = batch.endLine
+                if let failure = batch.failure(file: name, line: endLine, path: path) { throw failure }
                 return nil
             }
-            p.pump()
+            guard let next = batches.next() else {
+                finished = true
+                return nil
+            }
+            batch = next
+            head = 0
+            names += next.names
         }
-        let event = p.events[p.head]
-        p.head += 1
+        let event = batch.events[head]
+        head += 1
         currentLine = Int(event.line)
         switch event.kind {
         case .start:
             let number = Int(event.name)
-            let element = p.names.name(number)
-            let attributes = event.count == 0 ? [] : Array(p.attributes[Int(event.start)..<Int(event.start + event.count)])
+            let element = names[number]
+            let attributes = event.count == 0 ? [] : Array(batch.attributes[Int(event.start)..<Int(event.start + event.count)])
             let index = stack.isEmpty ? root.count(number) : stack[stack.count - 1].count(number)
             stack.append(Frame(name: element, index: index, line: currentLine))
             if stack.count > limits.maximumDepth {
@@ -135,11 +155,83 @@ public final class XMLPullReader {
                 finished = true
                 throw error(.tooLarge, "a text node is longer than \(limits.maximumTextBytes) bytes")
             }
-            return .text(UnsafeBufferPointer(start: p.text + Int(event.start), count: Int(event.count)))
+            return .text(UnsafeBufferPointer(start: batch.text + Int(event.start), count: Int(event.count)))
         case .failure:
             finished = true
-            let (kind, message) = p.refusal ?? (.malformed, "the document is not well-formed XML")
+            let (kind, message) = batch.refusal ?? (.malformed, "the document is not well-formed XML")
             throw error(kind, message)
+        }
+    }
+
+    /// A queued event: for a start, its name's number and its attributes in `attributes`; for
+    /// text, its bytes in `text`.
+    struct Event {
+        enum Kind: UInt8 { case start, end, text, failure }
+
+        var kind: Kind
+        var name: Int32
+        var line: Int32
+        var start: Int32
+        var count: Int32
+    }
+
+    /// The events of one chunk of input, and, with the last, how the document ended.
+    final class Batch {
+        @exclusivity(unchecked) var events: [Event] = []
+        @exclusivity(unchecked) var attributes: [XMLAttribute] = []
+        /// The names first met in this chunk, in the order of their numbers.
+        var names: [XMLName] = []
+        /// The events' text, in memory of the batch's own, so that a node's bytes stay put
+        /// until the consumer moves on.
+        @exclusivity(unchecked) var text: UnsafeMutablePointer<UInt8>
+        @exclusivity(unchecked) var textCount = 0
+        @exclusivity(unchecked) var textCapacity: Int
+        var ended = false
+        var endLine = 1
+        var refusal: (kind: XMLError.Kind, message: String)?
+        var readError: Error?
+        var parserMessage: (text: String, line: Int?)?
+        var wellFormed = true
+
+        init(capacity: Int = 0) {
+            textCapacity = capacity
+            text = .allocate(capacity: max(capacity, 1))
+        }
+
+        deinit {
+            text.deallocate()
+        }
+
+        /// Adds text bytes, growing the buffer as needed.
+        func append(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
+            if textCount + count > textCapacity {
+                var capacity = max(textCapacity * 2, 1024)
+                while capacity < textCount + count { capacity *= 2 }
+                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+                grown.update(from: text, count: textCount)
+                text.deallocate()
+                text = grown
+                textCapacity = capacity
+            }
+            (text + textCount).update(from: bytes, count: count)
+            textCount += count
+        }
+
+        /// The failure to report at the end, most specific first: our refusal, the source's
+        /// error, libxml2's message.
+        func failure(file: String, line: Int?, path: String) -> XMLError? {
+            if let refusal { return XMLError(refusal.kind, refusal.message, file: file, line: nil, path: "/") }
+            if let readError {
+                if let x = readError as? XMLError { return x }
+                return XMLError(.io, "reading failed: \(readError)", file: file, line: line, path: path)
+            }
+            if let parserMessage {
+                return XMLError(.malformed, parserMessage.text, file: file, line: parserMessage.line ?? line, path: path)
+            }
+            if !wellFormed {
+                return XMLError(.malformed, "the document is not well-formed XML", file: file, line: line, path: path)
+            }
+            return nil
         }
     }
 
@@ -149,39 +241,20 @@ public final class XMLPullReader {
     /// source, the guards, the queue of events parsed from the last chunk, and the first
     /// failure seen.
     private final class Parser {
-        enum Kind: UInt8 { case start, end, text, failure }
-
-        /// A queued event: for a start, its name's number and its attributes in `attributes`;
-        /// for text, its bytes in `text`.
-        struct Event {
-            var kind: Kind
-            var name: Int32
-            var line: Int32
-            var start: Int32
-            var count: Int32
-        }
-
         let name: String
         let read: (UnsafeMutableRawBufferPointer) throws -> Int
         let limits: XMLLimits
         var guardian: PrologGuard
         var markup: MarkupGuard
-        @exclusivity(unchecked) var refusal: (kind: XMLError.Kind, message: String)?
-        var readError: Error?
-        var parserMessage: (text: String, line: Int?)?
         var context: xmlParserCtxtPtr?
         /// The document has ended, or parsing stopped on a failure.
         var ended = false
 
         @exclusivity(unchecked) var names = XMLNameTable()
-        @exclusivity(unchecked) var events: [Event] = []
-        @exclusivity(unchecked) var head = 0
-        @exclusivity(unchecked) var attributes: [XMLAttribute] = []
-        /// The text of the queued events, in a buffer of our own so that a node's bytes stay put
-        /// until the consumer asks for the next one.
-        @exclusivity(unchecked) var text: UnsafeMutablePointer<UInt8>
-        @exclusivity(unchecked) var textCount = 0
-        @exclusivity(unchecked) var textCapacity = 1 << 16
+        /// How many names earlier batches have introduced.
+        var namesSent = 0
+        /// The batch being filled.
+        @exclusivity(unchecked) var batch = Batch()
         /// The length of the text node being read, across chunks.
         @exclusivity(unchecked) var textRun = 0
         private var chunk: [UInt8] = Array(repeating: 0, count: 1 << 16)
@@ -193,12 +266,10 @@ public final class XMLPullReader {
             self.limits = limits
             self.guardian = PrologGuard(limit: limits.maximumPrologBytes)
             self.markup = MarkupGuard(limit: limits.maximumMarkupBytes)
-            self.text = .allocate(capacity: textCapacity)
         }
 
         deinit {
             if let context { xmlFreeParserCtxt(context) }
-            text.deallocate()
         }
 
         /// The line the parser is at.
@@ -207,13 +278,28 @@ public final class XMLPullReader {
             return Int(input.pointee.line)
         }
 
-        /// Reads the next chunk and parses it, queueing its events; at the end of the input,
-        /// finishes the document. Sets `ended` when there is nothing more to parse.
-        func pump() {
-            events.removeAll(keepingCapacity: true)
-            attributes.removeAll(keepingCapacity: true)
-            head = 0
-            textCount = 0
+        /// Reads the next chunk and parses it; the batch of its events, with the document's end
+        /// when it has come (or a failure has stopped it).
+        func pump() -> Batch {
+            batch = Batch(capacity: 1 << 14)
+            parse()
+            let done = batch
+            if names.count > namesSent {
+                done.names = (namesSent..<names.count).map { names.name($0) }
+                namesSent = names.count
+            }
+            if ended {
+                done.ended = true
+                done.endLine = parserLine
+                if done.parserMessage == nil { done.parserMessage = parserMessage }
+                if let context, context.pointee.wellFormed == 0 { done.wellFormed = false }
+            }
+            return done
+        }
+
+        /// Reads the next chunk and parses it into `batch`; at the end of the input, finishes
+        /// the document. Sets `ended` when there is nothing more to parse.
+        private func parse() {
             var count = 0
             do {
                 // At least 64 bytes for the first chunk, so the guard can tell what the input is,
@@ -224,18 +310,18 @@ public final class XMLPullReader {
                     count += n
                 } while !started && count < 64
             } catch {
-                readError = error
+                batch.readError = error
                 ended = true
                 return
             }
             let verdict = count == 0 ? guardian.finish() : chunk.withUnsafeBytes { guardian.feed(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             if case .refused(let kind, let message) = verdict {
-                refusal = (kind, message)
+                batch.refusal = (kind, message)
                 ended = true
                 return
             }
             guard chunk.withUnsafeBytes({ markup.feed(UnsafeRawBufferPointer(rebasing: $0[..<count])) }) else {
-                refusal = (.tooLarge, "a tag, comment or processing instruction is longer than \(markup.limit) bytes")
+                batch.refusal = (.tooLarge, "a tag, comment or processing instruction is longer than \(markup.limit) bytes")
                 ended = true
                 return
             }
@@ -251,7 +337,7 @@ public final class XMLPullReader {
                         head == 4 ? bytes.baseAddress!.assumingMemoryBound(to: CChar.self) : nil, head == 4 ? 4 : 0, name)
                 }
                 guard let made else {
-                    parserMessage = ("libxml2 could not open a parser", nil)
+                    batch.parserMessage = ("libxml2 could not open a parser", nil)
                     ended = true
                     return
                 }
@@ -268,30 +354,20 @@ public final class XMLPullReader {
             // A namespace error leaves the document well-formed and parsing goes on (its
             // message fails the document at its end, as with libxml2's reader); anything else
             // stops it, after the events before it.
-            if context.pointee.wellFormed == 0 || refusal != nil {
-                if refusal != nil { events.append(Event(kind: .failure, name: 0, line: Int32(clamping: parserLine), start: 0, count: 0)) }
+            if context.pointee.wellFormed == 0 || textRefusal != nil {
+                if let textRefusal {
+                    batch.refusal = textRefusal
+                    batch.events.append(Event(kind: .failure, name: 0, line: Int32(clamping: parserLine), start: 0, count: 0))
+                }
                 ended = true
             } else if count == 0 {
                 ended = true
             }
         }
 
-        /// The failure to report at the end, most specific first: our refusal, the source's
-        /// error, libxml2's message.
-        func failure(file: String, line: Int?, path: String) -> XMLError? {
-            if let refusal { return XMLError(refusal.kind, refusal.message, file: file, line: nil, path: "/") }
-            if let readError {
-                if let x = readError as? XMLError { return x }
-                return XMLError(.io, "reading failed: \(readError)", file: file, line: line, path: path)
-            }
-            if let parserMessage {
-                return XMLError(.malformed, parserMessage.text, file: file, line: parserMessage.line ?? line, path: path)
-            }
-            if let context, context.pointee.wellFormed == 0 {
-                return XMLError(.malformed, "the document is not well-formed XML", file: file, line: line, path: path)
-            }
-            return nil
-        }
+        /// A text node over the limit, and libxml2's first error message.
+        var textRefusal: (kind: XMLError.Kind, message: String)?
+        var parserMessage: (text: String, line: Int?)?
 
         // MARK: Callbacks
 
@@ -310,7 +386,8 @@ public final class XMLPullReader {
         ) {
             textRun = 0
             let number = names.number(local: qualified(local, prefix, uri), namespace: uri)
-            let first = attributes.count
+            let batch = self.batch
+            let first = batch.attributes.count
             if count > 0, let values {
                 for i in 0..<count {
                     let at = values + 5 * i
@@ -322,13 +399,13 @@ public final class XMLPullReader {
                     } else {
                         value = ""
                     }
-                    attributes.append(XMLAttribute(attribute, value))
+                    batch.attributes.append(XMLAttribute(attribute, value))
                 }
             }
-            events.append(
+            batch.events.append(
                 Event(
                     kind: .start, name: Int32(number), line: Int32(clamping: parserLine), start: Int32(first),
-                    count: Int32(attributes.count - first)))
+                    count: Int32(batch.attributes.count - first)))
         }
 
         /// An attribute value as libxml2's SAX2 interface hands it over without entity
@@ -354,35 +431,27 @@ public final class XMLPullReader {
 
         func end() {
             textRun = 0
-            events.append(Event(kind: .end, name: 0, line: 0, start: 0, count: 0))
+            batch.events.append(Event(kind: .end, name: 0, line: 0, start: 0, count: 0))
         }
 
         func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
-            guard refusal == nil else { return }
+            guard textRefusal == nil else { return }
             textRun += count
             if textRun > limits.maximumTextBytes {
-                refusal = (.tooLarge, "a text node is longer than \(limits.maximumTextBytes) bytes")
+                textRefusal = (.tooLarge, "a text node is longer than \(limits.maximumTextBytes) bytes")
                 if let context { xmlStopParser(context) }
                 return
             }
-            if textCount + count > textCapacity {
-                var capacity = textCapacity * 2
-                while capacity < textCount + count { capacity *= 2 }
-                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-                grown.update(from: text, count: textCount)
-                text.deallocate()
-                text = grown
-                textCapacity = capacity
-            }
-            (text + textCount).update(from: bytes, count: count)
+            let batch = self.batch
+            let at = batch.textCount
+            batch.append(bytes, count)
             // A node's text may come in several calls (around references, across chunks):
             // one event while nothing else comes between.
-            if let last = events.last, last.kind == .text, Int(last.start + last.count) == textCount {
-                events[events.count - 1].count += Int32(count)
+            if let last = batch.events.last, last.kind == .text, Int(last.start + last.count) == at {
+                batch.events[batch.events.count - 1].count += Int32(count)
             } else {
-                events.append(Event(kind: .text, name: 0, line: Int32(clamping: parserLine), start: Int32(textCount), count: Int32(count)))
+                batch.events.append(Event(kind: .text, name: 0, line: Int32(clamping: parserLine), start: Int32(at), count: Int32(count)))
             }
-            textCount += count
         }
 
         func parserError(_ error: UnsafePointer<xmlError>) {
