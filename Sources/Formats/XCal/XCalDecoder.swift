@@ -115,18 +115,22 @@ struct XCalDecoder {
     private static let valueTypes: [String: ValueType] = Dictionary(
         uniqueKeysWithValues: ValueType.allCases.map { ($0.rawValue.lowercased(), $0) })
 
-    /// iCalendar names as the ICS reader has them, upper-cased, by their xCal element names:
-    /// a document uses a few dozen names, each thousands of times.
-    final class UpperNames {
-        var byLocal: [String: String] = [:]
-    }
-    let upperNames = UpperNames()
-
+    /// An xCal element name as the iCalendar name the ICS reader has, upper-cased: element
+    /// names are ASCII, upper-cased here byte by byte (String.uppercased() goes through the
+    /// Unicode tables for every property); anything else goes the long way.
     func upper(_ local: String) -> String {
-        if let known = upperNames.byLocal[local] { return known }
-        let made = local.uppercased()
-        if upperNames.byLocal.count < 4096 { upperNames.byLocal[local] = made }
-        return made
+        var local = local
+        let ascii: String? = local.withUTF8 { bytes in
+            guard bytes.count <= 64, bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out in
+                for i in 0..<bytes.count {
+                    let b = bytes[i]
+                    out[i] = b >= 0x61 && b <= 0x7A ? b - 0x20 : b
+                }
+                return String(decoding: out, as: UTF8.self)
+            }
+        }
+        return ascii ?? local.uppercased()
     }
 
     private struct Mismatch: Error {
