@@ -2,7 +2,11 @@
 /// simpler to interpret than events; the document as a whole still streams.
 public struct XMLElement: Hashable, Sendable {
     /// The element's name.
-    public var name: XMLName
+    public var name: XMLName {
+        // The place of an element read into a tree is made from its name when asked for; it
+        // stays the name it was read with.
+        willSet { materializePlace() }
+    }
     /// Its attributes, namespace declarations excluded.
     public var attributes: [XMLAttribute]
     /// Its child elements, in order.
@@ -11,8 +15,27 @@ public struct XMLElement: Hashable, Sendable {
     public var text: String
     /// The line the element started on.
     public var line: Int
+    /// Where the element was read: its own place, or, when `placeIndex` is above 0, its
+    /// parent's, the element being the `placeIndex`-th child of its name. An element read into
+    /// a tree has no place object of its own until one is asked for or it has children: most
+    /// are leaves, and one object per element cost as much to make and free as the rest of it.
+    private var placeBase: XMLPath
+    private var placeIndex: Int
+
     /// Where the element was read, kept unformatted until `path` asks.
-    public var place: XMLPath
+    public var place: XMLPath {
+        get { placeIndex == 0 ? placeBase : XMLPath(parent: placeBase, local: name.local, index: placeIndex) }
+        set {
+            placeBase = newValue
+            placeIndex = 0
+        }
+    }
+
+    private mutating func materializePlace() {
+        guard placeIndex != 0 else { return }
+        placeBase = place
+        placeIndex = 0
+    }
     /// The element's path in the document, for messages.
     public var path: String {
         get { place.description }
@@ -28,7 +51,8 @@ public struct XMLElement: Hashable, Sendable {
         self.children = children
         self.text = text
         self.line = line
-        self.place = XMLPath(path)
+        self.placeBase = XMLPath(path)
+        self.placeIndex = 0
     }
 
     /// An element read at `place`.
@@ -38,7 +62,39 @@ public struct XMLElement: Hashable, Sendable {
         self.children = []
         self.text = ""
         self.line = line
-        self.place = place
+        self.placeBase = place
+        self.placeIndex = 0
+    }
+
+    /// An element read as the `index`-th child of its name of the element at `parent`.
+    init(name: XMLName, attributes: [XMLAttribute], line: Int, parent: XMLPath, index: Int) {
+        self.name = name
+        self.attributes = attributes
+        self.children = []
+        self.text = ""
+        self.line = line
+        self.placeBase = parent
+        self.placeIndex = index
+    }
+
+    /// The place, made an object of its own if it was not (for children to refer to).
+    mutating func ownPlace() -> XMLPath {
+        materializePlace()
+        return placeBase
+    }
+
+    public static func == (a: XMLElement, b: XMLElement) -> Bool {
+        a.name == b.name && a.attributes == b.attributes && a.children == b.children && a.text == b.text && a.line == b.line
+            && a.place == b.place
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(attributes)
+        hasher.combine(children)
+        hasher.combine(text)
+        hasher.combine(line)
+        hasher.combine(place)
     }
 
     /// The value of an attribute without a namespace.
@@ -53,11 +109,20 @@ public struct XMLElement: Hashable, Sendable {
 
     /// The text with surrounding whitespace removed.
     public var trimmedText: String {
+        // Most values have no surrounding whitespace: when the text starts and ends with an
+        // ASCII byte that is not whitespace, its first and last Characters are not whitespace
+        // either (an ASCII character other than CR starts no cluster with another, and ends one
+        // only as itself), and the text is returned as it is without walking Characters.
+        let utf8 = text.utf8
+        if let first = utf8.first, let last = utf8.last, Self.isPlainASCII(first), Self.isPlainASCII(last) { return text }
         var scalars = Substring(text)
         while let f = scalars.first, f.isWhitespace { scalars.removeFirst() }
         while let l = scalars.last, l.isWhitespace { scalars.removeLast() }
         return String(scalars)
     }
+
+    /// An ASCII byte that is neither whitespace nor a control character.
+    private static func isPlainASCII(_ b: UInt8) -> Bool { b > 0x20 && b < 0x7F }
 }
 
 extension XMLPullReader {
@@ -75,21 +140,26 @@ extension XMLPullReader {
         // Each open element's text, gathered as bytes and made a String at its end: the
         // whitespace between an element's children comes as one node per gap.
         var texts: [[UInt8]] = [[]]
+        // The last text made at each depth: indented documents repeat the same whitespace
+        // between children at one depth, and it becomes one String shared, not one per element.
+        var made: [(bytes: [UInt8], text: String)] = [([], "")]
         var size = 0
         while let node = try nextNode() {
             switch node {
-            case .start(let child, let attributes):
-                // Counted among the siblings read so far: elements have few children, and a
-                // dictionary per element cost more in hashing than this scan.
-                var index = 1
+            case .start(let child, let attributes, let sameName):
+                // The reader counts siblings by name; by local name, they are counted among the
+                // siblings read so far (elements have few children).
+                var index = sameName
                 if siblingsByLocalName {
+                    index = 1
                     for sibling in stack[stack.count - 1].children where sibling.name.local == child.local { index += 1 }
-                } else {
-                    for sibling in stack[stack.count - 1].children where sibling.name == child { index += 1 }
                 }
-                let place = XMLPath(parent: stack[stack.count - 1].place, local: child.local, index: index)
-                stack.append(XMLElement(name: child, attributes: attributes, line: line, place: place))
-                if texts.count < stack.count { texts.append([]) }
+                let parent = stack[stack.count - 1].ownPlace()
+                stack.append(XMLElement(name: child, attributes: attributes, line: line, parent: parent, index: index))
+                if texts.count < stack.count {
+                    texts.append([])
+                    made.append(([], ""))
+                }
             case .text(let bytes):
                 size += bytes.count
                 if size > limits.maximumTextBytes {
@@ -98,9 +168,13 @@ extension XMLPullReader {
                 texts[stack.count - 1].append(contentsOf: bytes)
             case .end:
                 var done = stack.removeLast()
-                if !texts[stack.count].isEmpty {
-                    done.text = String(decoding: texts[stack.count], as: UTF8.self)
-                    texts[stack.count].removeAll(keepingCapacity: true)
+                let level = stack.count
+                if !texts[level].isEmpty {
+                    if texts[level] != made[level].bytes {
+                        made[level] = (texts[level], String(decoding: texts[level], as: UTF8.self))
+                    }
+                    done.text = made[level].text
+                    texts[level].removeAll(keepingCapacity: true)
                 }
                 if stack.isEmpty { return done }
                 stack[stack.count - 1].children.append(done)

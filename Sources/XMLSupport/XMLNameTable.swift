@@ -17,15 +17,21 @@ struct XMLNameTable {
     private var spans: [(start: Int, local: Int, namespace: Int)] = []
     private var bytes: [UInt8] = []
 
-    /// The name at these C strings (nil for none) and its number.
-    mutating func name(local: UnsafePointer<UInt8>?, namespace: UnsafePointer<UInt8>?) -> (number: Int, name: XMLName) {
+    /// How many names there are (their numbers are 0..<count).
+    var count: Int { named.count }
+
+    /// The name with this number.
+    func name(_ number: Int) -> XMLName { named[number] }
+
+    /// The number of the name at these C strings (nil for none).
+    mutating func number(local: UnsafePointer<UInt8>?, namespace: UnsafePointer<UInt8>?) -> Int {
         let key = (Self.address(local), Self.address(namespace))
         let mask = keys.count - 1
         var slot = Self.hash(key.0, key.1) & mask
         while numbers[slot] != 0 {
             if keys[slot] == key {
                 let number = numbers[slot] - 1
-                if matches(number, local, namespace) { return (number, named[number]) }
+                if matches(number, local, namespace) { return number }
             }
             slot = (slot + 1) & mask
         }
@@ -46,7 +52,7 @@ struct XMLNameTable {
         numbers[slot] = number + 1
         used += 1
         if used * 2 > keys.count { grow() }
-        return (number, name)
+        return number
     }
 
     /// Whether name `number` is the text at these addresses.

@@ -45,7 +45,9 @@ public struct CalDAVReader: CalendarReader {
         self.options = options
         self.log = log
         self.data = CalendarDataParser(formats: calendarDataFormats, options: options, log: log)
-        let scanner = CalDAVScanner(source: source, sourceName: options.sourceName)
+        // With a second thread, that thread also reads some of the calendar data.
+        let readAhead = options.concurrency > 1 ? CalendarDataReadAhead(formats: calendarDataFormats, options: options) : nil
+        let scanner = CalDAVScanner(source: source, sourceName: options.sourceName, readAhead: readAhead)
         self.units = Prefetcher(concurrently: options.concurrency > 1) { scanner.next() }
     }
 
@@ -90,8 +92,8 @@ public struct CalDAVReader: CalendarReader {
             try openCollection(properties: properties, href: nil)
             try close()
             done = true
-        case .response(let element):
-            try handle(DAVResponse(element))
+        case .response(let response, let read):
+            try handle(response, read: read)
         case .syncToken(let token):
             syncToken = token
         case .end(let line):
@@ -109,7 +111,7 @@ public struct CalDAVReader: CalendarReader {
 
     // MARK: - Responses
 
-    private mutating func handle(_ response: DAVResponse) throws {
+    private mutating func handle(_ response: DAVResponse, read: CalendarDataReadAhead.Read?) throws {
         let href = response.href ?? ""
         if !response.missing.isEmpty {
             var byStatus: [(String, [String])] = []
@@ -146,7 +148,14 @@ public struct CalDAVReader: CalendarReader {
             open = OpenCalendar(href: parent, calendar: Self.implicitCalendar(href: parent))
         }
         let etag = response.properties[DAVNames.getetag]?.trimmedText
-        for element in try data.parse(dataElement, resource: href) {
+        let parsed: [CalendarStreamElement]
+        if let read {
+            for diagnostic in read.diagnostics { log.report(diagnostic) }
+            parsed = try read.result.get()
+        } else {
+            parsed = try data.parse(dataElement, resource: href)
+        }
+        for element in parsed {
             switch element {
             case .beginCalendar(let resourceCalendar):
                 if open?.begun == false { Self.merge(resourceCalendar, into: &open!.calendar) }

@@ -8,7 +8,8 @@ import XMLSupport
 final class CalDAVScanner {
     /// What the body holds that the reader acts on.
     enum Unit {
-        case response(XMLElement)
+        /// A response, with its calendar data when that was read ahead on this thread.
+        case response(DAVResponse, CalendarDataReadAhead.Read?)
         case syncToken(String)
         /// An MKCALENDAR or extended MKCOL request body (the whole document).
         case collectionBody(XMLElement)
@@ -25,9 +26,11 @@ final class CalDAVScanner {
     private let sourceName: String
     private var xml: LazyXMLPullReader
     private var state = State.start
+    private let readAhead: CalendarDataReadAhead?
 
-    init(source: ByteSource, sourceName: String) {
+    init(source: ByteSource, sourceName: String, readAhead: CalendarDataReadAhead? = nil) {
         self.sourceName = sourceName
+        self.readAhead = readAhead
         self.xml = LazyXMLPullReader(name: sourceName) { try source.read(into: $0) }
     }
 
@@ -72,7 +75,8 @@ final class CalDAVScanner {
             case (.multistatus, .start(let name, let attributes)):
                 switch name {
                 case DAVNames.response:
-                    return .response(try xml.readElement(start: name, attributes: attributes))
+                    let response = DAVResponse(try xml.readElement(start: name, attributes: attributes))
+                    return .response(response, readAhead?.read(response))
                 case DAVNames.syncToken:
                     return .syncToken(try xml.readText(of: name).trimmingWhitespace)
                 default:

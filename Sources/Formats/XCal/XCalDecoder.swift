@@ -38,6 +38,8 @@ struct XCalDecoder {
 
     /// Children in the xCal namespace; anything else is an extension element, skipped with a warning.
     func xcalChildren(_ element: XMLElement) throws -> [XMLElement] {
+        // Nearly always every child is xCal's: then the array is the element's own, not a copy.
+        if element.children.allSatisfy({ $0.name.namespace == XCalNames.namespace }) { return element.children }
         var out: [XMLElement] = []
         for child in element.children {
             if let resolved = Self.resolved(child) {
@@ -50,7 +52,7 @@ struct XCalDecoder {
     }
 
     func component(_ element: XMLElement) throws -> Component {
-        var component = Component(name: element.name.local.uppercased())
+        var component = Component(name: upper(element.name.local))
         for child in try xcalChildren(element) {
             switch child.name.local {
             case "properties": component.properties += try properties(child)
@@ -67,7 +69,7 @@ struct XCalDecoder {
     }
 
     func property(_ element: XMLElement) throws -> Property {
-        let name = element.name.local.uppercased()
+        let name = upper(element.name.local)
         var parameters: [Parameter] = []
         var values: [XMLElement] = []
         for child in try xcalChildren(element) {
@@ -89,7 +91,7 @@ struct XCalDecoder {
     }
 
     func parameter(_ element: XMLElement) throws -> Parameter {
-        let name = element.name.local.uppercased()
+        let name = upper(element.name.local)
         let valueElements = try xcalChildren(element)
         if valueElements.isEmpty && element.trimmedText.isEmpty {
             // A parameter without a value (`;ENCODING;…` in old exports) is an empty element.
@@ -105,6 +107,30 @@ struct XCalDecoder {
             values: valueElements.map { v in
                 v.name.local == "boolean" ? v.trimmedText.uppercased() : v.text
             })
+    }
+
+    /// The value types by their xCal element names (`date-time`): looked up once per
+    /// property, where upper-casing the name and matching it against every raw value cost more
+    /// than the rest of reading the value.
+    private static let valueTypes: [String: ValueType] = Dictionary(
+        uniqueKeysWithValues: ValueType.allCases.map { ($0.rawValue.lowercased(), $0) })
+
+    /// An xCal element name as the iCalendar name the ICS reader has, upper-cased: element
+    /// names are ASCII, upper-cased here byte by byte (String.uppercased() goes through the
+    /// Unicode tables for every property); anything else goes the long way.
+    func upper(_ local: String) -> String {
+        var local = local
+        let ascii: String? = local.withUTF8 { bytes in
+            guard bytes.count <= 64, bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out in
+                for i in 0..<bytes.count {
+                    let b = bytes[i]
+                    out[i] = b >= 0x61 && b <= 0x7A ? b - 0x20 : b
+                }
+                return String(decoding: out, as: UTF8.self)
+            }
+        }
+        return ascii ?? local.uppercased()
     }
 
     private struct Mismatch: Error {
@@ -153,7 +179,7 @@ struct XCalDecoder {
         if typeName == "unknown" {
             return .unknown(type: nil, literal: values.map(\.text).joined(separator: ","))
         }
-        guard let type = ValueType(rawValue: typeName.uppercased()), type != .geo else {
+        guard let type = Self.valueTypes[typeName] ?? ValueType(rawValue: typeName.uppercased()), type != .geo else {
             // A value type this table does not know (an X- type): kept as the literal it is.
             return .unknown(type: typeName.uppercased(), literal: values.map(\.text).joined(separator: ","))
         }

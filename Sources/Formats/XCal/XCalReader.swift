@@ -36,7 +36,7 @@ public struct XCalReader: CalendarReader {
         self.log = log
         self.mapper = mapper
         self.decoder = XCalDecoder(options: options, log: log)
-        let scanner = XCalScanner(source: source, sourceName: options.sourceName)
+        let scanner = XCalScanner(source: source, sourceName: options.sourceName, parsesAhead: options.concurrency > 1)
         self.units = Prefetcher(concurrently: options.concurrency > 1) { scanner.next() }
     }
 

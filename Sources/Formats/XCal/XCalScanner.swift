@@ -28,8 +28,10 @@ final class XCalScanner {
     private var calendarDepth = 2
     private var done = false
 
-    init(source: ByteSource, sourceName: String) {
-        self.xml = LazyXMLPullReader(name: sourceName) { try source.read(into: $0) }
+    /// A scanner of `source`; with `parsesAhead`, libxml2 parses on a thread of its own, so
+    /// that the trees are built on a second and decoded on a third (see `XMLPullReader.init`).
+    init(source: ByteSource, sourceName: String, parsesAhead: Bool = false) {
+        self.xml = LazyXMLPullReader(name: sourceName, parsesAhead: parsesAhead) { try source.read(into: $0) }
     }
 
     /// The next unit, nil after the end or a failure.
