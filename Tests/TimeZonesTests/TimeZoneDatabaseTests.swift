@@ -78,7 +78,11 @@ final class TimeZoneDatabaseTests: XCTestCase {
         let expected = zones.map { zone in instants.map { database.offset(zone: zone, utcSeconds: $0) } }
         let results = UnsafeMutableBufferPointer<[Int?]>.allocate(capacity: zones.count * 4)
         results.initialize(repeating: [])
-        defer { results.deallocate() }
+        defer {
+            // The arrays in the buffer are freed too (LeakSanitizer reported them).
+            results.deinitialize()
+            results.deallocate()
+        }
         DispatchQueue.concurrentPerform(iterations: zones.count * 4) { i in
             let zone = zones[i % zones.count]
             results[i] = instants.map { fresh.offset(zone: zone, utcSeconds: $0) }
