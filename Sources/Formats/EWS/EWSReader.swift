@@ -40,7 +40,7 @@ public struct EWSReader: CalendarReader {
     public init(source: ByteSource, options: ReadOptions, log: DiagnosticLog, vocabulary: ParticipantVocabulary = ExchangeVocabulary.ews) {
         self.options = options
         self.log = log
-        let scanner = EWSScanner(source: source, sourceName: options.sourceName)
+        let scanner = EWSScanner(source: source, sourceName: options.sourceName, parsesAhead: options.concurrency > 1)
         self.units = Prefetcher(concurrently: options.concurrency > 1) { scanner.next() }
         self.mapper = EWSItemMapper(zones: EWSTimeZones(), vocabulary: vocabulary, sourceName: options.sourceName, log: log)
     }

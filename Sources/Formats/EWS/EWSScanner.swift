@@ -31,9 +31,11 @@ final class EWSScanner {
     private var sawEWS = false
     private var done = false
 
-    init(source: ByteSource, sourceName: String) {
+    /// A scanner of `source`; with `parsesAhead`, libxml2 parses on a thread of its own, so
+    /// that parsing, building the item trees and mapping them run on three threads.
+    init(source: ByteSource, sourceName: String, parsesAhead: Bool = false) {
         self.sourceName = sourceName
-        self.xml = LazyXMLPullReader(name: sourceName) { try source.read(into: $0) }
+        self.xml = LazyXMLPullReader(name: sourceName, parsesAhead: parsesAhead) { try source.read(into: $0) }
     }
 
     /// The next unit, nil after the end or a failure.
