@@ -20,7 +20,11 @@ public final class Prefetcher<Unit> {
         var cancelled = false
 
         init(depth: Int) {
-            room = DispatchSemaphore(value: depth)
+            // Made at 0 and signalled up to `depth`: libdispatch traps when a semaphore is freed
+            // below the value it was made with, which `room` is when the consumer drops the
+            // prefetcher (an error, an early stop) while filled batches wait untaken.
+            room = DispatchSemaphore(value: 0)
+            for _ in 0..<max(1, depth) { room.signal() }
         }
 
         func run(_ produce: () -> Unit?, batchSize: Int) {
