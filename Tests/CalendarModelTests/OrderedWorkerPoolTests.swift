@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import ICSFormat
+import CalendarModel
 
 final class OrderedWorkerPoolTests: XCTestCase {
     func testOutputsComeBackInSubmissionOrderWhateverThreadRanThem() {

@@ -6,7 +6,7 @@ import Foundation
 /// The caller bounds memory by how many jobs it leaves pending (`pending`). Dropping the pool
 /// stops its threads: a worker finishes the job it is on, then exits, and `deinit` waits for
 /// every worker, so no thread outlives the reader that started it.
-final class OrderedWorkerPool<Job, Output> {
+public final class OrderedWorkerPool<Job, Output> {
     /// What the workers and the owner share; the workers hold this, never the pool, so dropping
     /// the pool is what stops them.
     private final class Shared: @unchecked Sendable {
@@ -53,10 +53,10 @@ final class OrderedWorkerPool<Job, Output> {
     private var taken = 0
 
     /// Jobs submitted whose output has not been taken yet.
-    var pending: Int { submitted - taken }
+    public var pending: Int { submitted - taken }
 
     /// Starts `threads` worker threads that run `work` on the submitted jobs.
-    init(threads: Int, name: String, work: @escaping (Job) -> Output) {
+    public init(threads: Int, name: String, work: @escaping (Job) -> Output) {
         shared = Shared(work: work)
         threadCount = max(1, threads)
         for index in 0..<threadCount {
@@ -78,7 +78,7 @@ final class OrderedWorkerPool<Job, Output> {
     }
 
     /// Queues a job; a worker starts it as soon as one is free.
-    func submit(_ job: Job) {
+    public func submit(_ job: Job) {
         shared.condition.lock()
         shared.waiting.append((submitted, job))
         shared.outputs.append(nil)
@@ -89,7 +89,7 @@ final class OrderedWorkerPool<Job, Output> {
 
     /// The output of the oldest job not yet taken if it is there, or if no worker has started
     /// that job (it is then run here); nil while a worker is still on it. Needs `pending > 0`.
-    func nextIfReady() -> Output? {
+    public func nextIfReady() -> Output? {
         precondition(pending > 0, "OrderedWorkerPool.nextIfReady() without a pending job")
         shared.condition.lock()
         if shared.outputs[0] == nil {
@@ -108,7 +108,7 @@ final class OrderedWorkerPool<Job, Output> {
     /// has started yet (that job itself, or a younger one) instead of waiting: on two cores the
     /// consumer (stages and writer) and one worker then share the parsing as their loads
     /// allow, rather than one of them idling.
-    func next() -> Output {
+    public func next() -> Output {
         precondition(pending > 0, "OrderedWorkerPool.next() without a pending job")
         shared.condition.lock()
         while shared.outputs[0] == nil {
