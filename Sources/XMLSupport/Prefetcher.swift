@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// Runs a producer of units on a thread of its own, a batch at a time and a few batches ahead,
 /// and hands the units out in order (or, with one core to use, calls it in place): an XML reader parses the document (libxml2 and the trees
@@ -11,28 +12,25 @@ public final class Prefetcher<Unit> {
     /// What the thread and the owner share; the thread holds this, never the prefetcher, so
     /// dropping the prefetcher is what stops it.
     private final class Shared: @unchecked Sendable {
-        let lock = DispatchSemaphore(value: 1)
-        /// Batches the producer may still fill before the consumer takes one.
-        let room: DispatchSemaphore
-        let filled = DispatchSemaphore(value: 0)
-        let exited = DispatchSemaphore(value: 0)
+        // One condition guards everything: libdispatch semaphores trap when they are freed at a
+        // value below the one they were made with, which a stop at the wrong moment (an error
+        // while batches wait untaken) could leave behind, crashing the run instead of ending it.
+        let condition = NSCondition()
         var queue: [(units: [Unit], last: Bool)] = []
         var cancelled = false
+        var exited = false
+        let depth: Int
 
         init(depth: Int) {
-            // Made at 0 and signalled up to `depth`: libdispatch traps when a semaphore is freed
-            // below the value it was made with, which `room` is when the consumer drops the
-            // prefetcher (an error, an early stop) while filled batches wait untaken.
-            room = DispatchSemaphore(value: 0)
-            for _ in 0..<max(1, depth) { room.signal() }
+            self.depth = max(1, depth)
         }
 
         func run(_ produce: () -> Unit?, batchSize: Int) {
             while true {
-                room.wait()
-                lock.wait()
+                condition.lock()
+                while queue.count >= depth && !cancelled { condition.wait() }
                 let stop = cancelled
-                lock.signal()
+                condition.unlock()
                 if stop { return }
                 var units: [Unit] = []
                 units.reserveCapacity(batchSize)
@@ -44,12 +42,20 @@ public final class Prefetcher<Unit> {
                     }
                     units.append(unit)
                 }
-                lock.wait()
+                condition.lock()
                 queue.append((units, last))
-                lock.signal()
-                filled.signal()
+                condition.broadcast()
+                condition.unlock()
                 if last { return }
             }
+        }
+
+        /// Called by the thread as the last thing it does.
+        func markExited() {
+            condition.lock()
+            exited = true
+            condition.broadcast()
+            condition.unlock()
         }
     }
 
@@ -74,11 +80,11 @@ public final class Prefetcher<Unit> {
 
     deinit {
         guard let shared else { return }
-        shared.lock.wait()
+        shared.condition.lock()
         shared.cancelled = true
-        shared.lock.signal()
-        shared.room.signal()
-        shared.exited.wait()
+        shared.condition.broadcast()
+        while !shared.exited { shared.condition.wait() }
+        shared.condition.unlock()
     }
 
     /// The next unit, or nil after the producer's last.
@@ -94,16 +100,16 @@ public final class Prefetcher<Unit> {
             let batchSize = self.batchSize
             DispatchQueue(label: "calport-xml-reader").async {
                 shared.run(produce, batchSize: batchSize)
-                shared.exited.signal()
+                shared.markExited()
             }
         }
         while index == current.count {
             if ended { return nil }
-            shared.filled.wait()
-            shared.lock.wait()
+            shared.condition.lock()
+            while shared.queue.isEmpty { shared.condition.wait() }
             let batch = shared.queue.removeFirst()
-            shared.lock.signal()
-            shared.room.signal()
+            shared.condition.broadcast()
+            shared.condition.unlock()
             current = batch.units
             index = 0
             ended = batch.last
