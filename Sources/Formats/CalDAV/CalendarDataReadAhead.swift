@@ -29,11 +29,11 @@ final class CalendarDataReadAhead {
     private let collected = Collected()
     private var seen = 0
 
-    init(formats: [any CalendarFormat], options: ReadOptions) {
+    init(formats: [any CalendarFormat], options: ReadOptions, zones: RepeatedTimeZones?) {
         let collected = self.collected
         // Kept whole: the reader's log bounds them when they are replayed into it.
         let log = DiagnosticLog(keptPerKind: nil) { collected.diagnostics.append($0) }
-        self.parser = CalendarDataParser(formats: formats, options: options, log: log)
+        self.parser = CalendarDataParser(formats: formats, options: options, log: log, zones: zones)
     }
 
     /// The response's calendar data read now, when `CalDAVReader.handle` would parse it and
