@@ -44,11 +44,11 @@ public struct CalDAVReader: CalendarReader {
     public init(source: ByteSource, options: ReadOptions, log: DiagnosticLog, calendarDataFormats: [any CalendarFormat]) {
         self.options = options
         self.log = log
-        // Both threads' parsers cut out the VTIMEZONEs either has read before.
-        let zones = RepeatedTimeZones()
-        self.data = CalendarDataParser(formats: calendarDataFormats, options: options, log: log, zones: zones)
+        // Both threads' parsers cut out the blocks either has read before.
+        let repeated = RepeatedCalendarText()
+        self.data = CalendarDataParser(formats: calendarDataFormats, options: options, log: log, repeated: repeated)
         // With a second thread, that thread also reads some of the calendar data.
-        let readAhead = options.concurrency > 1 ? CalendarDataReadAhead(formats: calendarDataFormats, options: options, zones: zones) : nil
+        let readAhead = options.concurrency > 1 ? CalendarDataReadAhead(formats: calendarDataFormats, options: options, repeated: repeated) : nil
         let scanner = CalDAVScanner(source: source, sourceName: options.sourceName, readAhead: readAhead)
         self.units = Prefetcher(concurrently: options.concurrency > 1) { scanner.next() }
     }

@@ -10,9 +10,9 @@ struct CalendarDataParser {
     let formats: [any CalendarFormat]
     let options: ReadOptions
     let log: DiagnosticLog
-    /// VTIMEZONEs read before, cut out of iCalendar text that repeats them; nil reads each
-    /// text whole.
-    let zones: RepeatedTimeZones?
+    /// Blocks read before (VTIMEZONEs, VCALENDAR properties), cut out of iCalendar text that
+    /// repeats them; nil reads each text whole.
+    let repeated: RepeatedCalendarText?
 
     /// Formats found by declared media type: a body declares the same one for each of its
     /// thousands of resources, and finding it cost 50k instructions.
@@ -22,11 +22,11 @@ struct CalendarDataParser {
         var byMediaType: [String: (any CalendarFormat)?] = [:]
     }
 
-    init(formats: [any CalendarFormat], options: ReadOptions, log: DiagnosticLog, zones: RepeatedTimeZones? = nil) {
+    init(formats: [any CalendarFormat], options: ReadOptions, log: DiagnosticLog, repeated: RepeatedCalendarText? = nil) {
         self.formats = formats
         self.options = options
         self.log = log
-        self.zones = zones
+        self.repeated = repeated
     }
 
     /// The format for a media type (parameters after `;` ignored), else nil.
@@ -53,9 +53,9 @@ struct CalendarDataParser {
         guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else { return [] }
         // Nested XML was re-serialized, so its lines are its own; text starts on the element's line.
         let text = Text(bytes: bytes, format: format, element: element, resource: resource, offset: nested == nil ? element.line - 1 : 0)
-        if nested == nil, format.mediaType == "text/calendar", let zones {
-            let blocks = RepeatedTimeZones.blocks(in: bytes)
-            if !blocks.isEmpty { return try read(text, blocks: blocks, zones: zones) }
+        if nested == nil, format.mediaType == "text/calendar", let repeated {
+            let blocks = RepeatedCalendarText.blocks(in: bytes)
+            if blocks.header != nil || !blocks.zones.isEmpty { return try read(text, blocks: blocks, repeated: repeated) }
         }
         let outer = log
         return try read(text, bytes: bytes) { outer.report($0) }
@@ -71,35 +71,53 @@ struct CalendarDataParser {
         var offset: Int
     }
 
-    /// Reads iCalendar text with the VTIMEZONE `blocks` that were read before cut out and their
-    /// entries put back at their places. When that reading has anything to report (whose
-    /// lines, some in the message text, would be those of the shortened text), the text is
-    /// read again as it is, and that reading reports. The blocks met for the first time are
-    /// learnt from a reading that reported nothing.
-    private func read(_ text: Text, blocks: [RepeatedTimeZones.Block], zones: RepeatedTimeZones) throws -> [CalendarStreamElement] {
-        let known = zones.known(blocks, in: text.bytes)
+    /// What a block read before gives: a VTIMEZONE's entry, or the calendar of the first
+    /// VCALENDAR's properties.
+    private enum Known {
+        case zone(CalendarEntry)
+        case header(Calendar)
+    }
+
+    /// Reads iCalendar text with the `blocks` that were read before cut out and what they gave
+    /// put back at their places. When that reading has anything to report (whose lines, some
+    /// in the message text, would be those of the shortened text), the text is read again as
+    /// it is, and that reading reports. The blocks met for the first time are learnt from a
+    /// reading that reported nothing.
+    private func read(_ text: Text, blocks: RepeatedCalendarText.Blocks, repeated: RepeatedCalendarText) throws -> [CalendarStreamElement] {
+        let knownHeader = blocks.header.flatMap { repeated.knownHeader($0, in: text.bytes) }
+        let knownZones = repeated.knownZones(blocks.zones, in: text.bytes)
         let outer = log
         var reported = false
         func learnt(from elements: [CalendarStreamElement]) -> [CalendarStreamElement] {
             guard !reported else { return elements }
-            for (block, entry) in zip(blocks, known) where entry == nil {
+            if let header = blocks.header, knownHeader == nil, case .beginCalendar(let calendar)? = elements.first {
+                repeated.learn(header: calendar, text: text.bytes[header.start..<header.end])
+            }
+            for (block, entry) in zip(blocks.zones, knownZones) where entry == nil {
                 let line = block.line + text.offset
                 for element in elements {
                     guard case .entry(let entry, line: let at) = element, at == line else { continue }
-                    if case .timeZone = entry { zones.learn(entry, text: text.bytes[block.start..<block.end]) }
+                    if case .timeZone = entry { repeated.learn(zone: entry, text: text.bytes[block.start..<block.end]) }
                     break
                 }
             }
             return elements
         }
-        let cut = zip(blocks, known).compactMap { block, entry in entry.map { (block: block, entry: $0) } }
-        guard !cut.isEmpty else {
+        func readWhole() throws -> [CalendarStreamElement] {
+            reported = false
             return learnt(
                 from: try read(text, bytes: text.bytes) {
                     reported = true
                     outer.report($0)
                 })
         }
+        // In the order of the text: the header comes before the first component.
+        var cut: [(block: RepeatedCalendarText.Block, known: Known)] = []
+        if let header = blocks.header, let knownHeader { cut.append((header, .header(knownHeader))) }
+        for (block, entry) in zip(blocks.zones, knownZones) {
+            if let entry { cut.append((block, .zone(entry))) }
+        }
+        guard !cut.isEmpty else { return try readWhole() }
         var shortened: [UInt8] = []
         shortened.reserveCapacity(text.bytes.count)
         var from = 0
@@ -111,21 +129,15 @@ struct CalendarDataParser {
         var shortText = text
         shortText.offset = 0
         let elements = try? read(shortText, bytes: shortened) { _ in reported = true }
-        guard !reported, var elements, let placed = Self.place(cut, in: &elements, offset: text.offset) else {
-            reported = false
-            return learnt(
-                from: try read(text, bytes: text.bytes) {
-                    reported = true
-                    outer.report($0)
-                })
-        }
+        guard !reported, var elements, let placed = Self.place(cut, in: &elements, offset: text.offset) else { return try readWhole() }
         return learnt(from: placed)
     }
 
-    /// The elements of the shortened text with the lines of the whole one (plus `offset`) and
-    /// each cut block's entry before the element that followed it; nil if one has no place.
+    /// The elements of the shortened text with the lines of the whole one (plus `offset`), the
+    /// header's calendar in the first calendar's place and each VTIMEZONE's entry before the
+    /// element that followed it; nil if one has no place.
     private static func place(
-        _ cut: [(block: RepeatedTimeZones.Block, entry: CalendarEntry)], in elements: inout [CalendarStreamElement], offset: Int
+        _ cut: [(block: RepeatedCalendarText.Block, known: Known)], in elements: inout [CalendarStreamElement], offset: Int
     ) -> [CalendarStreamElement]? {
         // Lines from `start` on (in the shortened text) moved up by `shift`.
         var shifts: [(start: Int, shift: Int)] = []
@@ -142,12 +154,19 @@ struct CalendarDataParser {
         var out: [CalendarStreamElement] = []
         out.reserveCapacity(elements.count + cut.count)
         var next = 0
-        for element in elements {
-            // A block is followed by a BEGIN line, so by the entry of that component (or by
-            // the next block's): each goes before the first entry that started after it.
+        for (index, element) in elements.enumerated() {
+            if next < cut.count, case .header(let calendar) = cut[next].known {
+                // The header is the first calendar's, and the text starts with it.
+                guard index == 0, case .beginCalendar = element else { return nil }
+                out.append(.beginCalendar(calendar))
+                next += 1
+                continue
+            }
+            // A VTIMEZONE is followed by a BEGIN line, so by the entry of that component (or
+            // by the next VTIMEZONE's): each goes before the first entry that started after it.
             if case .entry(_, let line) = element {
-                while next < cut.count, line > cut[next].block.line + offset {
-                    out.append(.entry(cut[next].entry, line: cut[next].block.line + offset))
+                while next < cut.count, case .zone(let entry) = cut[next].known, line > cut[next].block.line + offset {
+                    out.append(.entry(entry, line: cut[next].block.line + offset))
                     next += 1
                 }
             }

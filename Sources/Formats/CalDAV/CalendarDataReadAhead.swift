@@ -19,7 +19,7 @@ final class CalendarDataReadAhead {
     /// balances the threads on the bench archive at 10k items (two in five left the scanner
     /// 3.0G instructions against the reader's 2.4G; three in ten, 2.8G against 2.6G).
     private static let readAhead = 1
-    private static let cycle = 4
+    private static let cycle = 6
 
     private final class Collected {
         var diagnostics: [Diagnostic] = []
@@ -29,11 +29,11 @@ final class CalendarDataReadAhead {
     private let collected = Collected()
     private var seen = 0
 
-    init(formats: [any CalendarFormat], options: ReadOptions, zones: RepeatedTimeZones?) {
+    init(formats: [any CalendarFormat], options: ReadOptions, repeated: RepeatedCalendarText?) {
         let collected = self.collected
         // Kept whole: the reader's log bounds them when they are replayed into it.
         let log = DiagnosticLog(keptPerKind: nil) { collected.diagnostics.append($0) }
-        self.parser = CalendarDataParser(formats: formats, options: options, log: log, zones: zones)
+        self.parser = CalendarDataParser(formats: formats, options: options, log: log, repeated: repeated)
     }
 
     /// The response's calendar data read now, when `CalDAVReader.handle` would parse it and

@@ -7,19 +7,20 @@ import Synchronization
     import Darwin
 #endif
 
-/// The VTIMEZONEs of a body's calendar data, by their text. Each resource is a whole
-/// iCalendar object (RFC 4791 §4.1), so a server repeats in every one the definitions its
-/// components use: on the bench archive two resources in three carry the same few blocks of
-/// some 40 lines, a third of the text and more than a third of the cost of parsing it (and
-/// `CalDAVReader` keeps only the first of each). A block met before is cut out of the text
-/// before it is parsed, and the entry its first reading gave is put back at its place.
+/// The blocks of iCalendar text that a body's resources repeat, with what reading them gave.
+/// Each resource is a whole iCalendar object (RFC 4791 §4.1), so a server repeats in every one
+/// the VCALENDAR's own properties and the VTIMEZONEs its components use: on the bench archive
+/// two resources in three carry the same few VTIMEZONEs of some 40 lines, a third of the text
+/// and more than a third of the cost of parsing it (and `CalDAVReader` keeps only the first
+/// of each, and only the first resource's calendar). A block met before is cut out of the text
+/// before it is parsed, and what its first reading gave is put back at its place.
 ///
 /// Shared by the reader's thread and the scanner's (`CalendarDataReadAhead`), under a lock.
 /// Bounded: blocks are learnt until `maximumCount` or `maximumBytes` is reached.
-final class RepeatedTimeZones: Sendable {
-    /// A VTIMEZONE of a resource's text that may be cut out: whole physical lines, from
-    /// `start` up to `end` (past the END line's terminator), the first on `line` (1-based,
-    /// counted as the iCalendar lexer counts them), `lineCount` of them.
+final class RepeatedCalendarText: Sendable {
+    /// Lines of a resource's text that may be cut out: whole physical lines, from `start` up
+    /// to `end` (past the last one's terminator), the first on `line` (1-based, counted as the
+    /// iCalendar lexer counts them), `lineCount` of them.
     struct Block {
         var start: Int
         var end: Int
@@ -27,40 +28,72 @@ final class RepeatedTimeZones: Sendable {
         var lineCount: Int
     }
 
+    /// What may be cut out of one text: the properties of its first VCALENDAR before its first
+    /// component, and VTIMEZONEs, in the order of the text.
+    struct Blocks {
+        var header: Block?
+        var zones: [Block] = []
+    }
+
     static let maximumCount = 256
     static let maximumBytes = 1 << 20
 
-    /// A block's text as a dictionary key, hashed as one run of bytes (an array of bytes
-    /// hashes byte by byte: 30k instructions for a block).
+    /// A block's text as a dictionary key. Hashed by its length and its first and last bytes
+    /// (an array of bytes hashes byte by byte: 30k instructions for a VTIMEZONE; a zone's
+    /// TZID is in its first line), compared whole.
     private struct Key: Hashable {
         var bytes: [UInt8]
 
         func hash(into hasher: inout Hasher) {
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+            hasher.combine(bytes.count)
+            bytes.withUnsafeBytes { all in
+                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: all.prefix(96)))
+                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: all.suffix(32)))
+            }
         }
     }
 
     private struct State {
-        var entries: [Key: CalendarEntry] = [:]
+        var zones: [Key: CalendarEntry] = [:]
+        var headers: [Key: Calendar] = [:]
         var bytes = 0
+
+        mutating func makeRoom(for count: Int) -> Bool {
+            guard zones.count + headers.count < maximumCount, bytes + count <= maximumBytes else { return false }
+            bytes += count
+            return true
+        }
     }
 
     private let state = Mutex(State())
 
-    /// The entry read before from each block's text, nil where there is none.
-    func known(_ blocks: [Block], in text: [UInt8]) -> [CalendarEntry?] {
+    /// The entry read before from each zone block's text, nil where there is none.
+    func knownZones(_ blocks: [Block], in text: [UInt8]) -> [CalendarEntry?] {
         let keys = blocks.map { Key(bytes: Array(text[$0.start..<$0.end])) }
-        return state.withLock { state in keys.map { state.entries[$0] } }
+        return state.withLock { state in keys.map { state.zones[$0] } }
     }
 
-    /// Keeps the entry read from a block's text, while there is room.
-    func learn(_ entry: CalendarEntry, text: ArraySlice<UInt8>) {
+    /// The calendar read before from a header block's text.
+    func knownHeader(_ block: Block, in text: [UInt8]) -> Calendar? {
+        let key = Key(bytes: Array(text[block.start..<block.end]))
+        return state.withLock { $0.headers[key] }
+    }
+
+    /// Keeps the entry read from a VTIMEZONE's text, while there is room.
+    func learn(zone entry: CalendarEntry, text: ArraySlice<UInt8>) {
+        let key = Key(bytes: Array(text))
         state.withLock { state in
-            guard state.entries.count < Self.maximumCount, state.bytes + text.count <= Self.maximumBytes else { return }
-            let key = Key(bytes: Array(text))
-            guard state.entries[key] == nil else { return }
-            state.entries[key] = entry
-            state.bytes += text.count
+            guard state.zones[key] == nil, state.makeRoom(for: text.count) else { return }
+            state.zones[key] = entry
+        }
+    }
+
+    /// Keeps the calendar read from a header's text, while there is room.
+    func learn(header calendar: Calendar, text: ArraySlice<UInt8>) {
+        let key = Key(bytes: Array(text))
+        state.withLock { state in
+            guard state.headers[key] == nil, state.makeRoom(for: text.count) else { return }
+            state.headers[key] = calendar
         }
     }
 
@@ -82,26 +115,30 @@ final class RepeatedTimeZones: Sendable {
         case irregular
     }
 
-    /// The VTIMEZONE blocks of an iCalendar text that can be cut out without changing how the
-    /// rest reads: each stands directly in a VCALENDAR (every BEGIN and END line before it
+    /// The blocks of an iCalendar text that can be cut out without changing how the rest reads.
+    /// A VTIMEZONE block stands directly in a VCALENDAR (every BEGIN and END line before it
     /// plain and matched, no component left open), its lines start at the start of a physical
     /// line, and the line after it begins another component, so that the calendar is announced
-    /// and its properties fall where they did. Any irregular structure line, a structure line
-    /// continued by folding, or a NUL byte gives none at all: the text is then read whole.
-    static func blocks(in text: [UInt8]) -> [Block] {
+    /// and its properties fall where they did. The header is the lines between the text's
+    /// first line, a BEGIN:VCALENDAR, and the BEGIN of its first component. Any irregular
+    /// structure line, a structure line continued by folding, or a NUL byte gives none at all:
+    /// the text is then read whole.
+    static func blocks(in text: [UInt8]) -> Blocks {
         text.withUnsafeBufferPointer { blocks(in: $0) }
     }
 
-    private static func blocks(in text: UnsafeBufferPointer<UInt8>) -> [Block] {
-        guard let base = text.baseAddress, !text.isEmpty, memchr(base, 0, text.count) == nil else { return [] }
+    private static func blocks(in text: UnsafeBufferPointer<UInt8>) -> Blocks {
+        guard let base = text.baseAddress, !text.isEmpty, memchr(base, 0, text.count) == nil else { return Blocks() }
         func equal(_ name: Range<Int>, _ other: [UInt8]) -> Bool {
             name.count == other.count && memcmp(base + name.lowerBound, other, other.count) == 0
         }
         func equal(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
             a.count == b.count && memcmp(base + a.lowerBound, base + b.lowerBound, a.count) == 0
         }
-        var found: [Block] = []
+        var found = Blocks()
         var stack: [Range<Int>] = []
+        // The header's first line, while the first VCALENDAR's first component has not begun.
+        var header: (start: Int, line: Int)?
         // A VTIMEZONE begun directly in the VCALENDAR; one ended, until the next line shows
         // whether it may be cut out.
         var open: (start: Int, line: Int)?
@@ -135,7 +172,7 @@ final class RepeatedTimeZones: Sendable {
             }
             let first = text[start]
             if first == 0x20 || first == 0x09 {
-                if previousIsStructure { return [] }
+                if previousIsStructure { return Blocks() }
                 continue
             }
             switch structure(text, start..<e) {
@@ -143,23 +180,29 @@ final class RepeatedTimeZones: Sendable {
                 closed = nil
                 previousIsStructure = false
             case .irregular:
-                return []
+                return Blocks()
             case .begin(let name):
                 previousIsStructure = true
-                if let block = closed, !equal(name, vcalendar) { found.append(block) }
+                if let block = closed, !equal(name, vcalendar) { found.zones.append(block) }
                 closed = nil
-                if equal(name, vcalendar) {
-                    guard stack.isEmpty else { return [] }
-                } else if topLevel.contains(where: { equal(name, $0) }) {
-                    guard stack.count == 1 else { return [] }
+                if let first = header, stack.count == 1, !equal(name, vcalendar), first.start < start {
+                    found.header = Block(start: first.start, end: start, line: first.line, lineCount: line - first.line)
                 }
-                guard stack.count < 16 else { return [] }
+                header = nil
+                if equal(name, vcalendar) {
+                    guard stack.isEmpty else { return Blocks() }
+                    if start == 0 { header = (next, line + 1) }
+                } else if topLevel.contains(where: { equal(name, $0) }) {
+                    guard stack.count == 1 else { return Blocks() }
+                }
+                guard stack.count < 16 else { return Blocks() }
                 if stack.count == 1, equal(name, vtimezone), equal(stack[0], vcalendar) { open = (start, line) }
                 stack.append(name)
             case .end(let name):
                 previousIsStructure = true
                 closed = nil
-                guard let top = stack.last, equal(top, name) else { return [] }
+                header = nil
+                guard let top = stack.last, equal(top, name) else { return Blocks() }
                 stack.removeLast()
                 if stack.count == 1, equal(name, vtimezone), equal(stack[0], vcalendar), let begun = open {
                     closed = Block(start: begun.start, end: next, line: begun.line, lineCount: line - begun.line + 1)
