@@ -173,6 +173,11 @@ public struct CalDAVReader: CalendarReader {
                             log.warning(
                                 file: options.sourceName, line: line, location: dataElement.path,
                                 "\(href): VTIMEZONE \(id) differs from the one read before; the first is kept")
+                        } else {
+                            // The same value, kept as this resource has it: repeated VTIMEZONEs
+                            // share their storage (`RepeatedCalendarText`), so the next one
+                            // compares at once rather than property by property.
+                            open!.zones[id] = zone
                         }
                         continue
                     }

@@ -93,11 +93,14 @@ struct CalendarDataParser {
             if let header = blocks.header, knownHeader == nil, case .beginCalendar(let calendar)? = elements.first {
                 repeated.learn(header: calendar, text: text.bytes[header.start..<header.end])
             }
+            var elements = elements
             for (block, entry) in zip(blocks.zones, knownZones) where entry == nil {
                 let line = block.line + text.offset
-                for element in elements {
-                    guard case .entry(let entry, line: let at) = element, at == line else { continue }
-                    if case .timeZone = entry { repeated.learn(zone: entry, text: text.bytes[block.start..<block.end]) }
+                for i in elements.indices {
+                    guard case .entry(let entry, line: let at) = elements[i], at == line else { continue }
+                    if case .timeZone = entry {
+                        elements[i] = .entry(repeated.learn(zone: entry, text: text.bytes[block.start..<block.end]), line: line)
+                    }
                     break
                 }
             }

@@ -44,6 +44,16 @@ final class RepeatedCalendarText: Sendable {
     private struct Key: Hashable {
         var bytes: [UInt8]
 
+        static func == (a: Key, b: Key) -> Bool {
+            guard a.bytes.count == b.bytes.count else { return false }
+            return a.bytes.withUnsafeBytes { x in
+                b.bytes.withUnsafeBytes { y in
+                    guard let p = x.baseAddress, let q = y.baseAddress else { return true }
+                    return memcmp(p, q, x.count) == 0
+                }
+            }
+        }
+
         func hash(into hasher: inout Hasher) {
             hasher.combine(bytes.count)
             bytes.withUnsafeBytes { all in
@@ -79,12 +89,16 @@ final class RepeatedCalendarText: Sendable {
         return state.withLock { $0.headers[key] }
     }
 
-    /// Keeps the entry read from a VTIMEZONE's text, while there is room.
-    func learn(zone entry: CalendarEntry, text: ArraySlice<UInt8>) {
+    /// Keeps the entry read from a VTIMEZONE's text, while there is room; the entry kept for
+    /// that text, which may have been read on the other thread. Handing out one entry per text
+    /// keeps `CalDAVReader`'s comparison of each repeated VTIMEZONE with the first cheap: equal
+    /// arrays that share their storage compare at once.
+    func learn(zone entry: CalendarEntry, text: ArraySlice<UInt8>) -> CalendarEntry {
         let key = Key(bytes: Array(text))
-        state.withLock { state in
-            guard state.zones[key] == nil, state.makeRoom(for: text.count) else { return }
-            state.zones[key] = entry
+        return state.withLock { state in
+            if let kept = state.zones[key] { return kept }
+            if state.makeRoom(for: text.count) { state.zones[key] = entry }
+            return entry
         }
     }
 
