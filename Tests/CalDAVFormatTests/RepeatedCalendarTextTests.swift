@@ -27,7 +27,9 @@ final class RepeatedCalendarTextTests: XCTestCase {
     /// A multistatus of the resources' iCalendar lines, and for each resource the document line
     /// its calendar data starts on.
     static func document(_ resources: [[String]]) -> (bytes: [UInt8], firstLines: [Int]) {
-        var lines = [#"<?xml version="1.0" encoding="utf-8"?>"#, #"<d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">"#]
+        var lines = [
+            #"<?xml version="1.0" encoding="utf-8"?>"#, #"<d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">"#,
+        ]
         var firstLines: [Int] = []
         for (i, resource) in resources.enumerated() {
             lines.append("<d:response><d:href>/cal/\(i).ics</d:href><d:propstat><d:prop><d:getetag>\"e\(i)\"</d:getetag>")
@@ -56,7 +58,8 @@ final class RepeatedCalendarTextTests: XCTestCase {
         var resources: [[String]] = []
         for i in 1...14 {
             let extra = i == 8 ? ["LOCATION:Room 1", "and its wing"] : []
-            resources.append(Self.header + Self.zone(offset: i == 12 ? "+0000" : "+0100") + Self.event("e\(i)", extra: extra) + ["END:VCALENDAR"])
+            resources.append(
+                Self.header + Self.zone(offset: i == 12 ? "+0000" : "+0100") + Self.event("e\(i)", extra: extra) + ["END:VCALENDAR"])
         }
         let (bytes, firstLines) = Self.document(resources)
         let eventLine = Self.header.count + Self.zone(offset: "").count + 1

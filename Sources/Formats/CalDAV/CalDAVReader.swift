@@ -48,7 +48,8 @@ public struct CalDAVReader: CalendarReader {
         let repeated = RepeatedCalendarText()
         self.data = CalendarDataParser(formats: calendarDataFormats, options: options, log: log, repeated: repeated)
         // With a second thread, that thread also reads some of the calendar data.
-        let readAhead = options.concurrency > 1 ? CalendarDataReadAhead(formats: calendarDataFormats, options: options, repeated: repeated) : nil
+        let readAhead =
+            options.concurrency > 1 ? CalendarDataReadAhead(formats: calendarDataFormats, options: options, repeated: repeated) : nil
         let scanner = CalDAVScanner(source: source, sourceName: options.sourceName, readAhead: readAhead)
         self.units = Prefetcher(concurrently: options.concurrency > 1) { scanner.next() }
     }
