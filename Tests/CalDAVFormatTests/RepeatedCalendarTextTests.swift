@@ -52,14 +52,14 @@ final class RepeatedCalendarTextTests: XCTestCase {
     }
 
     func testRepeatedBlocksReadAsIfEachResourceWereReadWhole() throws {
-        // Fourteen resources, so that the scanner reads some ahead on two threads (the eighth
-        // among them); the eighth has a line that lost its folding space, the twelfth a
+        // Eighteen resources, so that the scanner reads some ahead on two threads (the
+        // sixteenth among them); that one has a line that lost its folding space, the next a
         // different zone of the same TZID.
         var resources: [[String]] = []
-        for i in 1...14 {
-            let extra = i == 8 ? ["LOCATION:Room 1", "and its wing"] : []
+        for i in 1...18 {
+            let extra = i == 16 ? ["LOCATION:Room 1", "and its wing"] : []
             resources.append(
-                Self.header + Self.zone(offset: i == 12 ? "+0000" : "+0100") + Self.event("e\(i)", extra: extra) + ["END:VCALENDAR"])
+                Self.header + Self.zone(offset: i == 17 ? "+0000" : "+0100") + Self.event("e\(i)", extra: extra) + ["END:VCALENDAR"])
         }
         let (bytes, firstLines) = Self.document(resources)
         let eventLine = Self.header.count + Self.zone(offset: "").count + 1
@@ -80,9 +80,9 @@ final class RepeatedCalendarTextTests: XCTestCase {
         // out of other resources), and the warning stands on the document's line.
         let location = eventLine + Self.event("").count - 1
         XCTAssertEqual(
-            messages.first, "/cal/7.ics: line has no ':'; joined to the line \(location) above it (folding without a leading space)")
-        XCTAssertEqual(whole.diagnostics.first?.line, firstLines[7] + location)
-        XCTAssertEqual(messages.last, "/cal/11.ics: VTIMEZONE Europe/Berlin differs from the one read before; the first is kept")
+            messages.first, "/cal/15.ics: line has no ':'; joined to the line \(location) above it (folding without a leading space)")
+        XCTAssertEqual(whole.diagnostics.first?.line, firstLines[15] + location)
+        XCTAssertEqual(messages.last, "/cal/16.ics: VTIMEZONE Europe/Berlin differs from the one read before; the first is kept")
 
         let threaded = try Self.read(bytes, concurrency: 2)
         XCTAssertEqual(threaded.elements, whole.elements)
