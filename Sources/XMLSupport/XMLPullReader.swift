@@ -104,7 +104,7 @@ public final class XMLPullReader {
     /// An event as `next` yields it, with text as the parser's bytes (valid until the next
     /// call), so that a caller gathering an element's text makes one String rather than one per
     /// node.
-    enum Node {
+    public enum Node {
         /// An element opens: its name, attributes, and how many siblings of that name it has
         /// had, itself included.
         case start(XMLName, attributes: [XMLAttribute], index: Int)
@@ -112,8 +112,16 @@ public final class XMLPullReader {
         case text(UnsafeBufferPointer<UInt8>)
     }
 
+    /// The number of the name of the element last started (see `name(numbered:)`): a caller
+    /// that tells names apart by number compares integers rather than strings.
+    @exclusivity(unchecked) public private(set) var startedName = 0
+
+    /// The name with this number; numbers are given in the order names are first met, from 0,
+    /// and every number up to `startedName` is known.
+    public func name(numbered number: Int) -> XMLName { names[number] }
+
     /// The next node, or nil after the document has ended.
-    func nextNode() throws -> Node? {
+    public func nextNode() throws -> Node? {
         guard !finished else { return nil }
         while head == batch.events.count {
             if batch.ended {
@@ -136,6 +144,7 @@ public final class XMLPullReader {
         switch event.kind {
         case .start:
             let number = Int(event.name)
+            startedName = number
             let element = names[number]
             let attributes = event.count == 0 ? [] : Array(batch.attributes[Int(event.start)..<Int(event.start + event.count)])
             let index = stack.isEmpty ? root.count(number) : stack[stack.count - 1].count(number)
