@@ -41,19 +41,17 @@ struct XCalDecoder {
     }
 
     /// Children in the xCal namespace; anything else is an extension element, skipped with a warning.
-    func xcalChildren(_ element: XCalElement) throws -> [XCalElement] {
-        let children = element.children
-        // Nearly always every child is xCal's.
-        if children.allSatisfy(\.isXCal) { return children }
-        var out: [XCalElement] = []
-        for child in children {
-            if let resolved = Self.resolved(child) {
-                out.append(resolved)
-            } else {
+    func xcalChildren(_ element: XCalElement) throws -> XCalChildren {
+        // Nearly always every child is xCal's. Otherwise each other child is resolved to the
+        // xCal element it stands for (renamed in the tree) or skipped with a warning, and the
+        // children that are then xCal's are the ones read.
+        var all = element.allChildren
+        while let child = all.next() {
+            if !child.isXCal && Self.resolved(child) == nil {
                 try repair(child, "element \(child.name) is not in the xCal namespace; skipped")
             }
         }
-        return out
+        return element.xcalChildren
     }
 
     func component(_ element: XCalElement) throws -> Component {
@@ -97,7 +95,7 @@ struct XCalDecoder {
 
     func parameter(_ element: XCalElement) throws -> Parameter {
         let name = element.upperLocal
-        let valueElements = try xcalChildren(element)
+        let valueElements = Array(try xcalChildren(element))
         if valueElements.isEmpty && element.trimmedText.isEmpty {
             // A parameter without a value (`;ENCODING;…` in old exports) is an empty element.
             return Parameter(name: name, values: [])
@@ -291,7 +289,7 @@ struct XCalDecoder {
     func recurrence(_ element: XCalElement) throws -> RecurrenceRule {
         var order: [String] = []
         var parts: [String: [String]] = [:]
-        for child in element.children where child.isXCal {
+        for child in element.xcalChildren {
             let key = child.upperLocal
             var text = child.trimmedText
             if key == "UNTIL" {

@@ -159,10 +159,11 @@ struct XCalTreeBuilder {
         stack.append(0)
         if texts.isEmpty { texts.append([]) }
         var size = 0
-        while let node = try xml.nextNode() {
+        while let node = try xml.nextNumberedNode() {
             switch node {
-            case .start(_, let childAttributes, let index):
-                let number = self.number(xml.startedName, in: xml)
+            case .start(let name, let index):
+                let number = self.number(name, in: xml)
+                let childAttributes = xml.startedAttributes
                 let parent = stack[stack.count - 1]
                 let id = Int32(nodes.count)
                 nodes.append(
@@ -235,15 +236,10 @@ struct XCalElement {
     var trimmedText: String { XMLElement.trimmed(text) }
 
     /// Its child elements, in order.
-    var children: [XCalElement] {
-        var out: [XCalElement] = []
-        var child = node.firstChild
-        while child >= 0 {
-            out.append(XCalElement(tree: tree, id: Int(child)))
-            child = tree.nodes[Int(child)].nextSibling
-        }
-        return out
-    }
+    var allChildren: XCalChildren { XCalChildren(tree: tree, cursor: node.firstChild, onlyXCal: false) }
+
+    /// Its child elements in the xCal namespace, in order.
+    var xcalChildren: XCalChildren { XCalChildren(tree: tree, cursor: node.firstChild, onlyXCal: true) }
 
     /// The first child with this name.
     func child(_ name: XMLName) -> XCalElement? {
@@ -259,5 +255,33 @@ struct XCalElement {
     /// The value of an attribute without a namespace.
     func attribute(_ local: String) -> String? {
         tree.attributes(of: id).first { $0.name.namespace.isEmpty && $0.name.local == local }?.value
+    }
+}
+
+/// Children of an `XCalElement`, walked along the tree's links rather than gathered into an
+/// array first.
+struct XCalChildren: Sequence, IteratorProtocol {
+    unowned(unsafe) let tree: XCalTree
+    /// The next child to look at, -1 after the last.
+    var cursor: Int32
+    /// Whether children in other namespaces are passed over.
+    let onlyXCal: Bool
+
+    mutating func next() -> XCalElement? {
+        while cursor >= 0 {
+            let id = Int(cursor)
+            let node = tree.nodes[id]
+            cursor = node.nextSibling
+            if !onlyXCal || tree.names.inXCal[Int(node.name)] { return XCalElement(tree: tree, id: id) }
+        }
+        return nil
+    }
+
+    /// How many there are: the walk is short, and `map` then makes its array at once.
+    var underestimatedCount: Int {
+        var copy = self
+        var count = 0
+        while copy.next() != nil { count += 1 }
+        return count
     }
 }
