@@ -108,7 +108,10 @@ public struct XMLElement: Hashable, Sendable {
     }
 
     /// The text with surrounding whitespace removed.
-    public var trimmedText: String {
+    public var trimmedText: String { Self.trimmed(text) }
+
+    /// `text` with surrounding whitespace removed, as `trimmedText` is made.
+    public static func trimmed(_ text: String) -> String {
         // Most values have no surrounding whitespace: when the text starts and ends with an
         // ASCII byte that is not whitespace, its first and last Characters are not whitespace
         // either (an ASCII character other than CR starts no cluster with another, and ends one

@@ -20,24 +20,13 @@ public final class XMLPullReader {
     public let name: String
     public let limits: XMLLimits
 
-    /// An open element, the line it started on, and how many children of each name it has
-    /// had, for paths. Names are counted by their number in the name table: an element has few
-    /// distinct child names, and a dictionary of `XMLName`s per element cost more in hashing
-    /// than the scan.
+    /// An open element by its name's number, the line it started on, and where the counts of
+    /// its children's names start in `childCounts`.
     private struct Frame {
-        var name: XMLName
+        var name: Int
         var index: Int
         var line: Int
-        var childCounts: [(name: Int, count: Int)] = []
-
-        mutating func count(_ name: Int) -> Int {
-            for i in childCounts.indices where childCounts[i].name == name {
-                childCounts[i].count += 1
-                return childCounts[i].count
-            }
-            childCounts.append((name, 1))
-            return 1
-        }
+        var countsStart: Int
     }
 
     /// The parser's chunks of events, parsed on a thread of its own when the reader was opened
@@ -49,7 +38,12 @@ public final class XMLPullReader {
     @exclusivity(unchecked) private var names: [XMLName] = []
     @exclusivity(unchecked) private var endLine = 1
     @exclusivity(unchecked) private var stack: [Frame] = []
-    @exclusivity(unchecked) private var root = Frame(name: XMLName("", ""), index: 0, line: 0)
+    /// How many children of each name each open element (and the document) has had, for
+    /// paths: one stack of counts, each element's run above its parent's, since an element's
+    /// children are counted only while it is the innermost open one. Names are counted by
+    /// number: an element has few distinct child names, and a dictionary (or an array) per
+    /// element cost more than the scan.
+    @exclusivity(unchecked) private var childCounts: [(name: Int, count: Int)] = []
     /// The line of the node last handed out.
     @exclusivity(unchecked) private var currentLine = 1
     @exclusivity(unchecked) private var finished = false
@@ -76,7 +70,10 @@ public final class XMLPullReader {
     /// The element path of the current position, e.g. `/multistatus/response[2]/propstat/prop`.
     public var path: String {
         guard !stack.isEmpty else { return "/" }
-        return stack.map { $0.index > 1 ? "\($0.name.local)[\($0.index)]" : $0.name.local }.reduce("") { $0 + "/" + $1 }
+        return stack.map { frame in
+            let local = names[frame.name].local
+            return frame.index > 1 ? "\(local)[\(frame.index)]" : local
+        }.reduce("") { $0 + "/" + $1 }
     }
 
     /// The line of the current node (1-based): where an element's start tag ends (for its end
@@ -104,7 +101,7 @@ public final class XMLPullReader {
     /// An event as `next` yields it, with text as the parser's bytes (valid until the next
     /// call), so that a caller gathering an element's text makes one String rather than one per
     /// node.
-    enum Node {
+    public enum Node {
         /// An element opens: its name, attributes, and how many siblings of that name it has
         /// had, itself included.
         case start(XMLName, attributes: [XMLAttribute], index: Int)
@@ -112,8 +109,47 @@ public final class XMLPullReader {
         case text(UnsafeBufferPointer<UInt8>)
     }
 
+    /// The number of the name of the element last started (see `name(numbered:)`): a caller
+    /// that tells names apart by number compares integers rather than strings.
+    @exclusivity(unchecked) public private(set) var startedName = 0
+    /// Where the attributes of the element last started are in the current batch.
+    @exclusivity(unchecked) private var startedAttributeRange = 0..<0
+
+    /// The name with this number; numbers are given in the order names are first met, from 0,
+    /// and every number up to `startedName` is known.
+    public func name(numbered number: Int) -> XMLName { names[number] }
+
+    /// The attributes of the element last started (by `nextNode` or `nextNumberedNode`).
+    public var startedAttributes: [XMLAttribute] {
+        startedAttributeRange.isEmpty ? [] : Array(batch.attributes[startedAttributeRange])
+    }
+
+    /// A node as `nextNode` yields it, with the element's name by number and its attributes
+    /// left in the reader (`startedAttributes`): for a caller that keeps names by number,
+    /// neither a name nor an array is made per element.
+    public enum NumberedNode {
+        /// An element opens: its name's number, and how many siblings of that name it has had,
+        /// itself included.
+        case start(name: Int, index: Int)
+        case end
+        case text(UnsafeBufferPointer<UInt8>)
+    }
+
     /// The next node, or nil after the document has ended.
-    func nextNode() throws -> Node? {
+    public func nextNode() throws -> Node? {
+        switch try nextNumberedNode() {
+        case nil: return nil
+        case .start(let number, let index)?: return .start(names[number], attributes: startedAttributes, index: index)
+        case .end?: return .end(names[endedName])
+        case .text(let bytes)?: return .text(bytes)
+        }
+    }
+
+    /// The name of the element last ended.
+    @exclusivity(unchecked) private var endedName = 0
+
+    /// The next node, names by number (see `NumberedNode`), or nil after the document has ended.
+    public func nextNumberedNode() throws -> NumberedNode? {
         guard !finished else { return nil }
         while head == batch.events.count {
             if batch.ended {
@@ -136,20 +172,22 @@ public final class XMLPullReader {
         switch event.kind {
         case .start:
             let number = Int(event.name)
-            let element = names[number]
-            let attributes = event.count == 0 ? [] : Array(batch.attributes[Int(event.start)..<Int(event.start + event.count)])
-            let index = stack.isEmpty ? root.count(number) : stack[stack.count - 1].count(number)
-            stack.append(Frame(name: element, index: index, line: currentLine))
+            startedName = number
+            startedAttributeRange = Int(event.start)..<Int(event.start + event.count)
+            let index = countChild(number, from: stack.isEmpty ? 0 : stack[stack.count - 1].countsStart)
+            stack.append(Frame(name: number, index: index, line: currentLine, countsStart: childCounts.count))
             if stack.count > limits.maximumDepth {
                 finished = true
                 throw error(.tooDeep, "elements are nested deeper than \(limits.maximumDepth) levels")
             }
-            return .start(element, attributes: attributes, index: index)
+            return .start(name: number, index: index)
         case .end:
             let frame = stack.removeLast()
+            childCounts.removeLast(childCounts.count - frame.countsStart)
+            endedName = frame.name
             // As libxml2's reader did: an end is placed on its element's start.
             currentLine = frame.line
-            return .end(frame.name)
+            return .end
         case .text:
             if Int(event.count) > limits.maximumTextBytes {
                 finished = true
@@ -161,6 +199,21 @@ public final class XMLPullReader {
             let (kind, message) = batch.refusal ?? (.malformed, "the document is not well-formed XML")
             throw error(kind, message)
         }
+    }
+
+    /// Counts a child called `name` of the element whose counts start at `start`; how many of
+    /// that name it has had, this one included.
+    private func countChild(_ name: Int, from start: Int) -> Int {
+        var i = start
+        while i < childCounts.count {
+            if childCounts[i].name == name {
+                childCounts[i].count += 1
+                return childCounts[i].count
+            }
+            i += 1
+        }
+        childCounts.append((name, 1))
+        return 1
     }
 
     /// A queued event: for a start, its name's number and its attributes in `attributes`; for

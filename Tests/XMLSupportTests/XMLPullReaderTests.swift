@@ -90,6 +90,34 @@ final class XMLPullReaderTests: XCTestCase {
         XCTAssertEqual(paths, ["/m", "/m/r", "/m/r[2]", "/m/r[2]/h"])
     }
 
+    /// Names by number, attributes from the reader and sibling indexes tell the same document
+    /// as the named events, across chunks (names first met in a later chunk included), and the
+    /// counts of one element's children do not leak into its next sibling's.
+    func testNumberedNodesTellWhatNamedEventsTell() throws {
+        let document = Array(
+            #"<m xmlns="urn:a"><r k="1"/><r><h>x</h><h/><g/></r><q:z xmlns:q="urn:b" q:v="2"><h/></q:z><r><h/></r></m>"#.utf8)
+        let named = try reader(document, chunk: 7)
+        var expected: [String] = []
+        while let e = try named.next() {
+            if case .start(let name, let attributes) = e {
+                expected.append("\(name) \(attributes.map { "\($0.name)=\($0.value)" }) \(named.path)")
+            }
+        }
+        let numbered = try reader(document, chunk: 7)
+        var seen: [String] = []
+        var indexes: [Int] = []
+        while let node = try numbered.nextNumberedNode() {
+            if case .start(let number, let index) = node {
+                let attributes = numbered.startedAttributes.map { "\($0.name)=\($0.value)" }
+                seen.append("\(numbered.name(numbered: number)) \(attributes) \(numbered.path)")
+                indexes.append(index)
+            }
+        }
+        XCTAssertEqual(seen, expected)
+        XCTAssertEqual(indexes, [1, 1, 2, 1, 2, 1, 1, 1, 3, 1])
+        XCTAssertEqual(expected.last, "{urn:a}h [] /m/r[3]/h")
+    }
+
     func testBillionLaughsIsRefusedNotExpanded() throws {
         let bytes = try [UInt8](Data(contentsOf: Self.fixtures.appendingPathComponent("billion-laughs.xml")))
         for chunk in [1, 7, 4096] {

@@ -16,64 +16,67 @@ struct XCalDecoder {
     let options: ReadOptions
     let log: DiagnosticLog
 
-    func fail(_ element: XMLElement, _ message: String) -> CalendarError {
+    func fail(_ element: XCalElement, _ message: String) -> CalendarError {
         CalendarError(.data, file: options.sourceName, line: element.line, location: element.path, message)
     }
 
     /// A repair lenient mode makes and says so; strict mode refuses it.
-    func repair(_ element: XMLElement, _ message: String) throws {
-        if options.strict { throw fail(element, message) }
-        log.warning(file: options.sourceName, line: element.line, location: element.path, message)
+    func repair(_ element: XCalElement, _ message: String) throws {
+        try repair(line: element.line, path: element.path, message)
+    }
+
+    /// A repair at `line` and `path`.
+    func repair(line: Int, path: String, _ message: String) throws {
+        if options.strict { throw CalendarError(.data, file: options.sourceName, line: line, location: path, message) }
+        log.warning(file: options.sourceName, line: line, location: path, message)
     }
 
     /// The element as an xCal element: itself, or calport's spelling of an iCalendar name that
     /// is not an XML name renamed to that name; nil for any other namespace.
-    static func resolved(_ element: XMLElement) -> XMLElement? {
-        if element.name.namespace == XCalNames.namespace { return element }
-        guard element.name.namespace == XCalNames.extensionNamespace, let name = element.attribute("name") else { return nil }
-        var renamed = element
-        renamed.name = XCalNames.name(name.lowercased())
-        return renamed
+    static func resolved(_ element: XCalElement) -> XCalElement? {
+        if element.isXCal { return element }
+        guard element.namespace == XCalNames.extensionNamespace, let name = element.attribute("name") else { return nil }
+        element.tree.rename(element.id, to: XCalNames.name(name.lowercased()))
+        return element
     }
 
     /// Children in the xCal namespace; anything else is an extension element, skipped with a warning.
-    func xcalChildren(_ element: XMLElement) throws -> [XMLElement] {
-        // Nearly always every child is xCal's: then the array is the element's own, not a copy.
-        if element.children.allSatisfy({ $0.name.namespace == XCalNames.namespace }) { return element.children }
-        var out: [XMLElement] = []
-        for child in element.children {
-            if let resolved = Self.resolved(child) {
-                out.append(resolved)
-            } else {
+    func xcalChildren(_ element: XCalElement) throws -> XCalChildren {
+        // Nearly always every child is xCal's. Otherwise each other child is resolved to the
+        // xCal element it stands for (renamed in the tree) or skipped with a warning, and the
+        // children that are then xCal's are the ones read.
+        var all = element.allChildren
+        while let child = all.next() {
+            if !child.isXCal && Self.resolved(child) == nil {
                 try repair(child, "element \(child.name) is not in the xCal namespace; skipped")
             }
         }
-        return out
+        return element.xcalChildren
     }
 
-    func component(_ element: XMLElement) throws -> Component {
-        var component = Component(name: upper(element.name.local))
+    func component(_ element: XCalElement) throws -> Component {
+        var component = Component(name: element.upperLocal)
         for child in try xcalChildren(element) {
-            switch child.name.local {
+            switch child.local {
             case "properties": component.properties += try properties(child)
             case "components": component.components += try xcalChildren(child).map(self.component)
             default:
-                try repair(child, "\(element.name.local) holds \(child.name.local), which is neither properties nor components; skipped")
+                try repair(child, "\(element.local) holds \(child.local), which is neither properties nor components; skipped")
             }
         }
         return component
     }
 
-    func properties(_ element: XMLElement) throws -> [Property] {
+    func properties(_ element: XCalElement) throws -> [Property] {
         try xcalChildren(element).map(property)
     }
 
-    func property(_ element: XMLElement) throws -> Property {
-        let name = upper(element.name.local)
+    func property(_ element: XCalElement) throws -> Property {
+        let name = element.upperLocal
         var parameters: [Parameter] = []
-        var values: [XMLElement] = []
+        var values: [XCalElement] = []
         for child in try xcalChildren(element) {
-            if child.name.local == "parameters" {
+            if child.local == "parameters" {
                 parameters += try xcalChildren(child).map(parameter)
             } else {
                 values.append(child)
@@ -90,22 +93,22 @@ struct XCalDecoder {
         return Property(name: name, parameters: parameters, value: value)
     }
 
-    func parameter(_ element: XMLElement) throws -> Parameter {
-        let name = upper(element.name.local)
-        let valueElements = try xcalChildren(element)
+    func parameter(_ element: XCalElement) throws -> Parameter {
+        let name = element.upperLocal
+        let valueElements = Array(try xcalChildren(element))
         if valueElements.isEmpty && element.trimmedText.isEmpty {
             // A parameter without a value (`;ENCODING;…` in old exports) is an empty element.
             return Parameter(name: name, values: [])
         }
         guard !valueElements.isEmpty else {
             // A parameter written with its value as bare text, as in RFC 6321's own B.2 example.
-            try repair(element, "parameter \(element.name.local) has no value element; its text is read as the value")
+            try repair(element, "parameter \(element.local) has no value element; its text is read as the value")
             return Parameter(name, element.trimmedText)
         }
         return Parameter(
             name: name,
             values: valueElements.map { v in
-                v.name.local == "boolean" ? v.trimmedText.uppercased() : v.text
+                v.local == "boolean" ? v.trimmedText.uppercased() : v.text
             })
     }
 
@@ -115,49 +118,31 @@ struct XCalDecoder {
     private static let valueTypes: [String: ValueType] = Dictionary(
         uniqueKeysWithValues: ValueType.allCases.map { ($0.rawValue.lowercased(), $0) })
 
-    /// An xCal element name as the iCalendar name the ICS reader has, upper-cased: element
-    /// names are ASCII, upper-cased here byte by byte (String.uppercased() goes through the
-    /// Unicode tables for every property); anything else goes the long way.
-    func upper(_ local: String) -> String {
-        var local = local
-        let ascii: String? = local.withUTF8 { bytes in
-            guard bytes.count <= 64, bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out in
-                for i in 0..<bytes.count {
-                    let b = bytes[i]
-                    out[i] = b >= 0x61 && b <= 0x7A ? b - 0x20 : b
-                }
-                return String(decoding: out, as: UTF8.self)
-            }
-        }
-        return ascii ?? local.uppercased()
-    }
-
     private struct Mismatch: Error {
         var message: String
     }
 
     /// The typed value of a property's value elements.
-    func value(_ values: [XMLElement], of property: XMLElement, property name: String) throws -> PropertyValue {
+    func value(_ values: [XCalElement], of property: XCalElement, property name: String) throws -> PropertyValue {
         let definition = PropertyTable.definition(name)
         if values.isEmpty {
             let text = property.text
-            guard !text.allSatisfy(\.isWhitespace) else { throw fail(property, "property \(property.name.local) has no value") }
+            guard !text.allSatisfy(\.isWhitespace) else { throw fail(property, "property \(property.local) has no value") }
             // RFC 6321's B.2 example writes `<tzid>US/Eastern</tzid>` (an erratum): text
             // straight inside the property, read as the property's default type.
             try repair(
                 property,
-                "property \(property.name.local) has no value element; its text is read as \(definition?.defaultType.lowercaseName ?? "unknown")"
+                "property \(property.local) has no value element; its text is read as \(definition?.defaultType.lowercaseName ?? "unknown")"
             )
             let type = definition?.defaultType
-            let synthetic = XMLElement(
+            let synthetic = property.tree.make(
                 name: XCalNames.name(type?.lowercaseName ?? "unknown"), text: text, line: property.line, path: property.path)
             return try value([synthetic], of: property, property: name)
         }
         // Structured values are recognized by their parts, not by a type element.
-        if values.contains(where: { $0.name.local == "latitude" }) {
-            guard let lat = values.first(where: { $0.name.local == "latitude" }).flatMap({ Double($0.trimmedText) }),
-                let lon = values.first(where: { $0.name.local == "longitude" }).flatMap({ Double($0.trimmedText) }),
+        if values.contains(where: { $0.local == "latitude" }) {
+            guard let lat = values.first(where: { $0.local == "latitude" }).flatMap({ Double($0.trimmedText) }),
+                let lon = values.first(where: { $0.local == "longitude" }).flatMap({ Double($0.trimmedText) }),
                 lat.isFinite, lon.isFinite
             else {
                 try repair(property, "geo needs a numeric latitude and longitude; kept as text")
@@ -165,16 +150,16 @@ struct XCalDecoder {
             }
             return .geo(latitude: lat, longitude: lon)
         }
-        if values.contains(where: { $0.name.local == "code" }) {
+        if values.contains(where: { $0.local == "code" }) {
             // REQUEST-STATUS (RFC 6321 §3.4.1.3): the parts become the iCalendar text the model keeps.
-            var parts = [values.first { $0.name.local == "code" }?.text ?? ""]
-            if let description = values.first(where: { $0.name.local == "description" }) { parts.append(Self.escapeText(description.text)) }
-            if let data = values.first(where: { $0.name.local == "data" }) { parts.append(Self.escapeText(data.text)) }
+            var parts = [values.first { $0.local == "code" }?.text ?? ""]
+            if let description = values.first(where: { $0.local == "description" }) { parts.append(Self.escapeText(description.text)) }
+            if let data = values.first(where: { $0.local == "data" }) { parts.append(Self.escapeText(data.text)) }
             return .unknown(type: nil, literal: parts.joined(separator: ";"))
         }
-        let typeName = values[0].name.local
-        if let other = values.first(where: { $0.name.local != typeName }), !(Set([typeName, other.name.local]) == ["date", "date-time"]) {
-            throw fail(other, "property \(property.name.local) mixes \(typeName) and \(other.name.local) values")
+        let typeName = values[0].local
+        if let other = values.first(where: { $0.local != typeName }), !(Set([typeName, other.local]) == ["date", "date-time"]) {
+            throw fail(other, "property \(property.local) mixes \(typeName) and \(other.local) values")
         }
         if typeName == "unknown" {
             return .unknown(type: nil, literal: values.map(\.text).joined(separator: ","))
@@ -186,7 +171,7 @@ struct XCalDecoder {
         do {
             return try typed(values, type: type, definition: definition)
         } catch let m as Mismatch {
-            try repair(property, "\(property.name.local) is not a valid \(typeName) value (\(m.message)); kept as text")
+            try repair(property, "\(property.local) is not a valid \(typeName) value (\(m.message)); kept as text")
             // As the ICS reader keeps it: the literal in iCalendar's form, the type declared only
             // where it differs from the property's default.
             let declared = type == definition?.defaultType ? nil : type.rawValue
@@ -196,22 +181,22 @@ struct XCalDecoder {
 
     /// A value element's text in iCalendar's form, as far as it can be converted: extended
     /// ISO dates become basic ones, a period becomes `start/end`.
-    static func icalendarLiteral(_ v: XMLElement) -> String {
+    static func icalendarLiteral(_ v: XCalElement) -> String {
         func basic(_ s: String) -> String {
             ISO8601Text.parseDateTime(s, allowDate: true)?.basicISO ?? s
         }
-        if v.name.local == "period" {
+        if v.local == "period" {
             let start = v.child(XCalNames.name("start")).map { basic($0.trimmedText) } ?? ""
             let rest =
                 v.child(XCalNames.name("end")).map { basic($0.trimmedText) } ?? v.child(XCalNames.name("duration"))?.trimmedText ?? ""
             return start + "/" + rest
         }
-        if v.name.local == "date" || v.name.local == "date-time" { return basic(v.trimmedText) }
+        if v.local == "date" || v.local == "date-time" { return basic(v.trimmedText) }
         return v.text
     }
 
-    private func typed(_ values: [XMLElement], type: ValueType, definition: PropertyDefinition?) throws -> PropertyValue {
-        func single() throws -> XMLElement {
+    private func typed(_ values: [XCalElement], type: ValueType, definition: PropertyDefinition?) throws -> PropertyValue {
+        func single() throws -> XCalElement {
             guard values.count == 1 else { throw Mismatch(message: "\(values.count) values where one is allowed") }
             return values[0]
         }
@@ -222,7 +207,7 @@ struct XCalDecoder {
             return .dateTimes(
                 try values.map { v in
                     let s = v.trimmedText
-                    let isDate = v.name.local == "date"
+                    let isDate = v.local == "date"
                     guard let d = ISO8601Text.parseDateTime(s, allowDate: isDate), d.isDateOnly == isDate else {
                         throw Mismatch(message: "'\(s)'")
                     }
@@ -301,11 +286,11 @@ struct XCalDecoder {
 
     /// RFC 6321 §3.6.10: each part is an element, repeated for lists; they become RFC 5545
     /// rule text, parsed by the model's own rule parser so both syntaxes are checked alike.
-    func recurrence(_ element: XMLElement) throws -> RecurrenceRule {
+    func recurrence(_ element: XCalElement) throws -> RecurrenceRule {
         var order: [String] = []
         var parts: [String: [String]] = [:]
-        for child in element.children where child.name.namespace == XCalNames.namespace {
-            let key = child.name.local.uppercased()
+        for child in element.xcalChildren {
+            let key = child.upperLocal
             var text = child.trimmedText
             if key == "UNTIL" {
                 guard let d = ISO8601Text.parseDateTime(text, allowDate: true) else { throw Mismatch(message: "until '\(text)'") }

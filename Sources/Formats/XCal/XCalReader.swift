@@ -69,8 +69,9 @@ public struct XCalReader: CalendarReader {
             case .documentEnd(let endLine, let endPath)?:
                 guard case .done = state else { throw error(endLine, endPath, "the document ends before </icalendar>") }
                 return nil
-            case .tree(let element)?:
-                if let element = try take(element) { return element }
+            case .tree(let tree)?:
+                // The tree's elements do not keep it: it is kept until they are done with.
+                if let element = try withExtendedLifetime(tree, { try take(tree.root) }) { return element }
                 continue
             case .event(let e, let l, let p)?:
                 (event, line, path) = (e, l, p)
@@ -80,9 +81,7 @@ public struct XCalReader: CalendarReader {
                 if name == XCalNames.icalendar {
                     state = .between
                 } else if name == XCalNames.vcalendar {
-                    try decoder.repair(
-                        XMLElement(name: name, line: line, path: path),
-                        "the root element is vcalendar, not icalendar; read as if inside one")
+                    try decoder.repair(line: line, path: path, "the root element is vcalendar, not icalendar; read as if inside one")
                     bareRoot = true
                     sawCalendar = true
                     state = .calendar(announced: false, properties: [], trailing: [])
@@ -119,7 +118,7 @@ public struct XCalReader: CalendarReader {
 
     /// An element the scanner read whole, in the state that asked for it (a misplaced one is
     /// skipped with a warning); the entry it makes, if any.
-    private mutating func take(_ element: XMLElement) throws -> CalendarStreamElement? {
+    private mutating func take(_ element: XCalElement) throws -> CalendarStreamElement? {
         let name = element.name
         switch state {
         case .between:
@@ -133,7 +132,7 @@ public struct XCalReader: CalendarReader {
                     ? .calendar(announced: true, properties: [], trailing: trailing + read)
                     : .calendar(announced: false, properties: properties + read, trailing: trailing)
             } else {
-                try decoder.repair(element, "vcalendar holds \(name.local), which is neither properties nor components; skipped")
+                try decoder.repair(element, "vcalendar holds \(element.local), which is neither properties nor components; skipped")
             }
         case .components:
             guard let component = XCalDecoder.resolved(element) else {

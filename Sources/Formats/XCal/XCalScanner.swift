@@ -16,7 +16,7 @@ final class XCalScanner {
         /// elements is dropped here: the reader ignores it wherever it is).
         case event(XMLEvent, line: Int, path: String)
         /// An element read whole.
-        case tree(XMLElement)
+        case tree(XCalTree)
         /// The input ended (the root closed or the document stopped).
         case documentEnd(line: Int, path: String)
         /// The document stops being readable here (an XMLError).
@@ -24,6 +24,7 @@ final class XCalScanner {
     }
 
     private var xml: LazyXMLPullReader
+    private var trees = XCalTreeBuilder()
     /// The depth of a `vcalendar`: 1 when it is the root (a bare `vcalendar`), else 2.
     private var calendarDepth = 2
     private var done = false
@@ -57,7 +58,7 @@ final class XCalScanner {
                 let whole =
                     (depth == calendarDepth && calendarDepth == 2 && name != XCalNames.vcalendar)
                     || (depth == calendarDepth + 1 && name != XCalNames.components) || depth == calendarDepth + 2
-                if whole { return .tree(try xml.readElement(start: name, attributes: attributes)) }
+                if whole { return .tree(try trees.read(xml, start: name, attributes: attributes)) }
             case .end:
                 break
             }
