@@ -44,6 +44,10 @@ public final class Prefetcher<Unit> {
                     }
                     units.append(unit)
                 }
+                // Reversed here, so that the consumer pops each unit off the end, taking it
+                // rather than copying it: the batch then holds no unit the consumer has let go
+                // of, and a unit (an item's tree) is freed by whoever lets go of it last.
+                units.reverse()
                 lock.wait()
                 queue.append((units, last))
                 lock.signal()
@@ -58,8 +62,8 @@ public final class Prefetcher<Unit> {
     private let batchSize: Int
     private let depth: Int
     private var shared: Shared?
+    /// The batch being handed out, last unit first.
     private var current: [Unit] = []
-    private var index = 0
     private var ended = false
 
     /// A prefetcher that calls `produce` on a new thread from the first `next()` on,
@@ -97,7 +101,7 @@ public final class Prefetcher<Unit> {
                 shared.exited.signal()
             }
         }
-        while index == current.count {
+        while current.isEmpty {
             if ended { return nil }
             shared.filled.wait()
             shared.lock.wait()
@@ -105,10 +109,8 @@ public final class Prefetcher<Unit> {
             shared.lock.signal()
             shared.room.signal()
             current = batch.units
-            index = 0
             ended = batch.last
         }
-        index += 1
-        return current[index - 1]
+        return current.removeLast()
     }
 }
