@@ -42,6 +42,10 @@ public final class Prefetcher<Unit> {
                     }
                     units.append(unit)
                 }
+                // Reversed here, so that the consumer pops each unit off the end, taking it
+                // rather than copying it: the batch then holds no unit the consumer has let go
+                // of, and a unit (an item's tree) is freed by whoever lets go of it last.
+                units.reverse()
                 condition.lock()
                 queue.append((units, last))
                 condition.broadcast()
@@ -64,8 +68,8 @@ public final class Prefetcher<Unit> {
     private let batchSize: Int
     private let depth: Int
     private var shared: Shared?
+    /// The batch being handed out, last unit first.
     private var current: [Unit] = []
-    private var index = 0
     private var ended = false
 
     /// A prefetcher that calls `produce` on a new thread from the first `next()` on,
@@ -103,7 +107,7 @@ public final class Prefetcher<Unit> {
                 shared.markExited()
             }
         }
-        while index == current.count {
+        while current.isEmpty {
             if ended { return nil }
             shared.condition.lock()
             while shared.queue.isEmpty { shared.condition.wait() }
@@ -111,10 +115,8 @@ public final class Prefetcher<Unit> {
             shared.condition.broadcast()
             shared.condition.unlock()
             current = batch.units
-            index = 0
             ended = batch.last
         }
-        index += 1
-        return current[index - 1]
+        return current.removeLast()
     }
 }

@@ -139,7 +139,7 @@ extension XMLPullReader {
     /// child's index counts the siblings before it with the same name, or with the same local
     /// name when `siblingsByLocalName`.
     public func readTree(start name: XMLName, attributes: [XMLAttribute], siblingsByLocalName: Bool) throws -> XMLElement {
-        var stack = [XMLElement(name: name, attributes: attributes, line: line, place: XMLPath(path))]
+        var stack = [XMLElement(name: name, attributes: attributes, line: line, place: place)]
         // Each open element's text, gathered as bytes and made a String at its end: the
         // whitespace between an element's children comes as one node per gap.
         var texts: [[UInt8]] = [[]]
@@ -155,7 +155,12 @@ extension XMLPullReader {
                 var index = sameName
                 if siblingsByLocalName {
                     index = 1
-                    for sibling in stack[stack.count - 1].children where sibling.name.local == child.local { index += 1 }
+                    // Lengths first: a String comparison of two different names is a call.
+                    let length = child.local.utf8.count
+                    for sibling in stack[stack.count - 1].children
+                    where sibling.name.local.utf8.count == length && sibling.name.local == child.local {
+                        index += 1
+                    }
                 }
                 let parent = stack[stack.count - 1].ownPlace()
                 stack.append(XMLElement(name: child, attributes: attributes, line: line, parent: parent, index: index))

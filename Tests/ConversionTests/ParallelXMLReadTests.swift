@@ -147,4 +147,67 @@ final class ParallelXMLReadTests: XCTestCase {
             }
         }
     }
+
+    /// An EWS CreateItem request of `count` items whose mapping warns (an unknown busy word, an
+    /// unknown zone, an attendee without a mailbox), builds zones from definitions (the request's
+    /// TimeZoneContext, an item's own, met again later) and, at `badItem`, fails.
+    static func ewsRequest(_ count: Int, badItem: Int? = nil) -> String {
+        let t = "http://schemas.microsoft.com/exchange/services/2006/types"
+        func definition(_ element: String, id: String, bias: Int) -> String {
+            """
+            <t:\(element) Id="\(id)"><t:Periods><t:Period Bias="PT\(bias)H" Name="Standard" Id="S"/>\
+            <t:Period Bias="PT\(bias - 1)H" Name="Daylight" Id="D"/></t:Periods><t:TransitionsGroups><t:TransitionsGroup Id="0">\
+            <t:RecurringDayTransition><t:To Kind="Period">D</t:To><t:TimeOffset>PT2H</t:TimeOffset><t:Month>10</t:Month>\
+            <t:DayOfWeek>Sunday</t:DayOfWeek><t:Occurrence>1</t:Occurrence></t:RecurringDayTransition>\
+            <t:RecurringDayTransition><t:To Kind="Period">S</t:To><t:TimeOffset>PT3H</t:TimeOffset><t:Month>3</t:Month>\
+            <t:DayOfWeek>Sunday</t:DayOfWeek><t:Occurrence>-1</t:Occurrence></t:RecurringDayTransition></t:TransitionsGroup>\
+            </t:TransitionsGroups><t:Transitions><t:Transition><t:To Kind="Group">0</t:To></t:Transition></t:Transitions></t:\(element)>
+            """
+        }
+        var text = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" \
+            xmlns:m="http://schemas.microsoft.com/exchange/services/2006/messages" xmlns:t="\(t)">
+            <s:Header><t:TimeZoneContext>\(definition("TimeZoneDefinition", id: "Contoso Context Time", bias: 4))</t:TimeZoneContext></s:Header>
+            <s:Body><m:CreateItem><m:Items>
+
+            """
+        for i in 0..<count {
+            let day = String(format: "2026-05-%02d", 1 + i % 28)
+            text += "<t:CalendarItem><t:Subject>Item \(i) – Übersicht &amp; Plan</t:Subject><t:UID>item-\(i)@calport.test</t:UID>"
+            if i % 17 == 0 { text += "<t:RequiredAttendees><t:Attendee><t:ResponseType>Accept</t:ResponseType></t:Attendee></t:RequiredAttendees>" }
+            if i % 7 == 0 { text += "<t:LegacyFreeBusyStatus>Sometimes\(i)</t:LegacyFreeBusyStatus>" }
+            text += "<t:Start>\(i == badItem ? "not a date" : "\(day)T09:00:00")</t:Start><t:End>\(day)T10:00:00</t:End>"
+            if i % 13 == 0 {
+                text += "<t:Recurrence><t:WeeklyRecurrence><t:Interval>1</t:Interval><t:DaysOfWeek>Monday</t:DaysOfWeek>"
+                text += "</t:WeeklyRecurrence><t:EndDateRecurrence><t:StartDate>\(day)</t:StartDate><t:EndDate>2026-08-01</t:EndDate>"
+                text += "</t:EndDateRecurrence></t:Recurrence>"
+                text += definition("StartTimeZone", id: "Contoso Harbour Time \(i % 3)", bias: 3)
+            } else if i % 11 == 0 {
+                text += "<t:StartTimeZone Id=\"Nowhere Standard Time \(i)\"/>"
+            }
+            text += "</t:CalendarItem>\n"
+        }
+        return text + "</m:Items></m:CreateItem></s:Body></s:Envelope>\n"
+    }
+
+    /// EWS maps items on worker threads once their zones are resolved in order: the zones built,
+    /// the VTIMEZONEs sent, the warnings and a failing item come out as on one thread.
+    func testEWSItemsMappedOnWorkersGiveWhatOneThreadGives() throws {
+        let whole = directory.appendingPathComponent("request.xml")
+        try Data(Self.ewsRequest(300).utf8).write(to: whole)
+        let one = convert(whole, from: "ews", jobs: 1, name: "request-one.ics")
+        XCTAssertNil(one.error)
+        let text = String(decoding: one.output ?? [], as: UTF8.self)
+        XCTAssertTrue(text.contains("TZID:Contoso Context Time") && text.contains("TZID:Contoso Harbour Time 2"), "built zones sent")
+        XCTAssertTrue(one.diagnostics.contains { $0.contains("Sometimes294") }, "the last busy word warned about")
+        XCTAssertTrue(one.diagnostics.contains { $0.contains("Nowhere Standard Time 297") }, "the last unknown zone warned about")
+        assertSameOnEveryThreadCount(whole, format: "ews")
+
+        let failing = directory.appendingPathComponent("failing.xml")
+        try Data(Self.ewsRequest(300, badItem: 200).utf8).write(to: failing)
+        let failed = convert(failing, from: "ews", jobs: 1, name: "failing-one.ics")
+        XCTAssertTrue(failed.error?.contains("not a date") ?? false, failed.error ?? "no error")
+        assertSameOnEveryThreadCount(failing, format: "ews")
+    }
 }

@@ -11,7 +11,7 @@ struct EWSItemMapper {
     let zones: EWSTimeZones
     let vocabulary: ParticipantVocabulary
     let sourceName: String
-    let log: DiagnosticLog
+    var log: DiagnosticLog
     /// The request's TimeZoneContext, for times without an offset.
     var contextZone: EWSReadZone?
 
@@ -24,12 +24,35 @@ struct EWSItemMapper {
         var movedOccurrences: [Event] = []
     }
 
+    /// The zones one item names, resolved in document order: the zone cache, the zones built
+    /// from the document's definitions and which VTIMEZONEs were sent are the reader's state, so
+    /// this part runs on the reader's thread, item after item, and the rest of the mapping
+    /// (`map(_:zones:)`) may run on any thread.
+    struct ItemZones {
+        var start: EWSReadZone?
+        var end: EWSReadZone?
+        var meeting: EWSReadZone?
+        var display: EWSReadZone?
+        var context: EWSReadZone?
+        /// VTIMEZONEs built from the item's own definitions, not sent before.
+        var definitions: [Component] = []
+        /// What resolving them had to say, reported before the rest of the item's warnings.
+        var warnings: [Diagnostic] = []
+        /// Offsets of the zones built so far, else the time-zone database's.
+        var clock: EWSZoneClock
+    }
+
     func warn(_ element: XMLElement, _ message: String) {
         log.warning(file: sourceName, line: element.line, location: element.path, message)
     }
 
-    func map(_ element: XMLElement) throws -> Mapped {
+    /// The item's zones, resolved now (see `ItemZones`); their warnings are kept, not logged.
+    func resolveZones(_ element: XMLElement) -> ItemZones {
         var definitions: [Component] = []
+        var warnings: [Diagnostic] = []
+        func note(_ node: XMLElement, _ message: String) {
+            warnings.append(Diagnostic(severity: .warning, file: sourceName, line: node.line, location: node.path, message: message))
+        }
         func collect(_ zone: EWSReadZone?) -> EWSReadZone? {
             if let definition = zone?.definition, let tzid = zone?.tzid, !zones.sentDefinitions.contains(tzid) {
                 zones.sentDefinitions.insert(tzid)
@@ -41,7 +64,7 @@ struct EWSItemMapper {
             guard let zoneElement = element.ews(local) else { return nil }
             var problem: String?
             let zone = zones.zone(definition: zoneElement, problem: &problem)
-            if let problem { warn(zoneElement, "\(problem); its times are read as UTC") }
+            if let problem { note(zoneElement, "\(problem); its times are read as UTC") }
             return collect(zone)
         }
         let startZone = resolve("StartTimeZone")
@@ -50,9 +73,29 @@ struct EWSItemMapper {
         if let meeting = element.ews("MeetingTimeZone") {
             var problem: String?
             meetingZone = collect(zones.zone(meetingTimeZone: meeting, problem: &problem))
-            if let problem { warn(meeting, problem) }
+            if let problem { note(meeting, problem) }
         }
         let displayZone = element.ewsText("TimeZone").flatMap { zones.zone(named: $0) }
+        return ItemZones(
+            start: startZone, end: endZone, meeting: meetingZone, display: displayZone, context: contextZone, definitions: definitions,
+            warnings: warnings, clock: zones.offsetsNow)
+    }
+
+    /// The item mapped on this thread: its zones resolved, their warnings logged, then the rest.
+    func map(_ element: XMLElement) throws -> Mapped {
+        let itemZones = resolveZones(element)
+        for warning in itemZones.warnings { log.report(warning) }
+        return try map(element, zones: itemZones)
+    }
+
+    /// The item mapped with its zones already resolved; touches no state shared with other
+    /// items, so items may be mapped on several threads at once.
+    func map(_ element: XMLElement, zones itemZones: ItemZones) throws -> Mapped {
+        let startZone = itemZones.start
+        let endZone = itemZones.end
+        let meetingZone = itemZones.meeting
+        let displayZone = itemZones.display
+        let contextZone = itemZones.context
         // Microsoft's rule for times without an offset: StartTimeZone, else MeetingTimeZone,
         // else the request's TimeZoneContext, else UTC. Times with one are shown in the item's zone.
         let wallZone = startZone ?? meetingZone ?? contextZone ?? .utc
@@ -232,9 +275,10 @@ struct EWSItemMapper {
         // A series.
         if let recurrence = element.ews("Recurrence"), let start = event.item.start {
             try applyRecurrence(
-                recurrence, start: start, to: &mapped, zone: shownZone, wallZone: wallZone, isAllDay: isAllDay, element: element)
+                recurrence, start: start, to: &mapped, zone: shownZone, wallZone: wallZone, isAllDay: isAllDay, element: element,
+                clock: itemZones.clock)
         }
-        mapped.definitions = definitions
+        mapped.definitions = itemZones.definitions
         return mapped
     }
 
@@ -271,7 +315,7 @@ struct EWSItemMapper {
 
     private func applyRecurrence(
         _ element: XMLElement, start: CalendarDateTime, to mapped: inout Mapped, zone: EWSReadZone, wallZone: EWSReadZone, isAllDay: Bool,
-        element item: XMLElement
+        element item: XMLElement, clock: EWSZoneClock
     ) throws {
         guard let recurrence = try Self.recurrence(element, sourceName: sourceName) else {
             warn(
@@ -280,10 +324,10 @@ struct EWSItemMapper {
             return
         }
         var event = mapped.event
-        let rule = recurrence.recurrenceRule(start: start, clock: zones)
+        let rule = recurrence.recurrenceRule(start: start, clock: clock)
         // Exchange counts occurrences from the first pattern day on or after the range's start;
         // RFC 5545 always counts DTSTART, so DTSTART is that first day.
-        if let first = recurrence.firstOccurrence(start: start, clock: zones), first != start {
+        if let first = recurrence.firstOccurrence(start: start, clock: clock), first != start {
             if let end = event.end {
                 event.end = end.withWallSeconds(end.wallSecondsSinceEpoch + first.wallSecondsSinceEpoch - start.wallSecondsSinceEpoch)
             }

@@ -37,12 +37,18 @@ extension XMLElement {
 
     /// The first child in the EWS types namespace with this local name.
     func ews(_ local: String) -> XMLElement? {
+        guard let i = ewsIndex(local) else { return nil }
+        return children[i]
+    }
+
+    /// Where the first child in the EWS types namespace with this local name is.
+    private func ewsIndex(_ local: String) -> Int? {
         // Lengths first: most of an item's children differ in length from the one asked for,
         // which a String comparison would not see first.
         let length = local.utf8.count
         return children.withUnsafeBufferPointer { children in
             for i in children.indices where Self.matches(children[i].name, local, length) && EWSNames.isTypes(children[i].name) {
-                return children[i]
+                return i
             }
             return nil
         }
@@ -56,7 +62,9 @@ extension XMLElement {
 
     /// The trimmed text of the first such child, nil when absent or empty.
     func ewsText(_ local: String) -> String? {
-        guard let text = ews(local)?.text else { return nil }
+        // The child's text only: a copy of the whole child retained and released each of its parts.
+        guard let i = ewsIndex(local) else { return nil }
+        let text = children[i].text
         // XML whitespace is ASCII (XML 1.0 §2.3 S): trimmed on the bytes, most texts have none.
         let bytes = text.utf8
         func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }

@@ -35,6 +35,8 @@ public struct EWSReader: CalendarReader {
     private var exceptionsSeen: Set<String> = []
     private var pending: [CalendarStreamElement] = []
     private var pendingIndex = 0
+    /// With `ReadOptions.concurrency` above 1, the items' mapping runs on worker threads too.
+    private var workers: MappingWorkers?
 
     /// A reader over `source` whose participant words are `vocabulary` (EWS's, with overrides).
     public init(source: ByteSource, options: ReadOptions, log: DiagnosticLog, vocabulary: ParticipantVocabulary = ExchangeVocabulary.ews) {
@@ -43,6 +45,7 @@ public struct EWSReader: CalendarReader {
         let scanner = EWSScanner(source: source, sourceName: options.sourceName, parsesAhead: options.concurrency > 1)
         self.units = Prefetcher(concurrently: options.concurrency > 1) { scanner.next() }
         self.mapper = EWSItemMapper(zones: EWSTimeZones(), vocabulary: vocabulary, sourceName: options.sourceName, log: log)
+        if options.concurrency > 1 { workers = MappingWorkers(mapper: mapper, threads: options.concurrency - 1) }
     }
 
     public var readsOnSeveralThreads: Bool { options.concurrency > 1 }
@@ -80,10 +83,76 @@ public struct EWSReader: CalendarReader {
     }
 
     private mutating func step() throws {
+        if let workers {
+            try step(with: workers)
+            return
+        }
         guard let unit = units.next() else {
             finished = true
             return
         }
+        try handle(unit, mapped: nil)
+    }
+
+    /// One unit, its item mapped by a worker: the units are taken from the scanner a job at a
+    /// time, a few jobs ahead, each item's zones resolved here in document order.
+    private mutating func step(with workers: MappingWorkers) throws {
+        if workers.index == workers.current.count {
+            while !workers.inputEnded && !workers.waitsForBarrier && workers.pool.pending < MappingWorkers.jobsInFlight {
+                fillJob(workers)
+            }
+            guard workers.pool.pending > 0 else {
+                finished = true
+                return
+            }
+            workers.current = workers.pool.next()
+            workers.index = 0
+        }
+        let outcome = workers.current[workers.index]
+        workers.current[workers.index] = .taken
+        workers.index += 1
+        switch outcome {
+        case .unit(let unit):
+            try handle(unit, mapped: nil)
+        case .item(let line, let mapped, let warnings):
+            for warning in warnings { log.report(warning) }
+            try emit(line: line, mapped: mapped.get())
+        case .taken:
+            break
+        }
+    }
+
+    /// Takes units from the scanner up to a job's worth of items, resolving each item's zones,
+    /// and queues them. A unit that changes what later items map to (a TimeZoneContext) or is
+    /// mapped here (an ItemChange) ends the job, and no more are made until it is handled.
+    private mutating func fillJob(_ workers: MappingWorkers) {
+        var job: [MappingWorkers.Work] = []
+        var items = 0
+        filling: while items < MappingWorkers.itemsPerJob {
+            guard let unit = units.next() else {
+                workers.inputEnded = true
+                break
+            }
+            switch unit {
+            case .calendarItem(let element):
+                job.append(.item(element, mapper.resolveZones(element)))
+                items += 1
+            case .timeZoneContext, .itemChange:
+                job.append(.unit(unit))
+                workers.waitsForBarrier = true
+                break filling
+            case .end, .failure:
+                job.append(.unit(unit))
+                workers.inputEnded = true
+                break filling
+            default:
+                job.append(.unit(unit))
+            }
+        }
+        if !job.isEmpty { workers.pool.submit(job) }
+    }
+
+    private mutating func handle(_ unit: EWSScanner.Unit, mapped: EWSItemMapper.Mapped?) throws {
         switch unit {
         case .failure(let error):
             throw error
@@ -110,6 +179,7 @@ public struct EWSReader: CalendarReader {
                     file: options.sourceName, line: line, location: path, "Exchange answered \(name) with a warning; its items are read")
             }
         case .timeZoneContext(let context):
+            workers?.waitsForBarrier = false
             if let definition = context.ews("TimeZoneDefinition") {
                 var problem: String?
                 mapper.contextZone = mapper.zones.zone(definition: definition, problem: &problem)
@@ -123,8 +193,9 @@ public struct EWSReader: CalendarReader {
                 }
             }
         case .calendarItem(let element):
-            try emit(element)
+            try emit(line: element.line, mapped: mapped ?? mapper.map(element))
         case .itemChange(let change):
+            workers?.waitsForBarrier = false
             // UpdateItem: the changed fields of one item, each in its own SetItemField.
             var merged = XMLElement(name: XMLName(EWSNames.types, "CalendarItem"), line: change.line, path: change.path)
             if let id = change.ews("ItemId") { merged.children.append(id) }
@@ -137,7 +208,7 @@ public struct EWSReader: CalendarReader {
                     "an ItemChange changes no CalendarItem field; left out")
                 return
             }
-            try emit(merged)
+            try emit(line: merged.line, mapped: mapper.map(merged))
         case .delete(let delete):
             let id = delete.ews("ItemId")?.attribute("Id") ?? "?"
             log.warning(
@@ -146,17 +217,16 @@ public struct EWSReader: CalendarReader {
         }
     }
 
-    private mutating func emit(_ element: XMLElement) throws {
-        let mapped = try mapper.map(element)
+    private mutating func emit(line: Int, mapped: EWSItemMapper.Mapped) throws {
         begin()
-        for definition in mapped.definitions { pending.append(.entry(.timeZone(definition), line: element.line)) }
+        for definition in mapped.definitions { pending.append(.entry(.timeZone(definition), line: line)) }
         let item = mapped.event.item
         if let recurrenceID = item.recurrenceID, let uid = item.uid {
             let key = Self.key(uid, recurrenceID)
             exceptionsSeen.insert(key)
             for position in waitingMoved.removeValue(forKey: key) ?? [] { movedOccurrences[position] = nil }
         }
-        pending.append(.entry(.event(mapped.event), line: element.line))
+        pending.append(.entry(.event(mapped.event), line: line))
         for moved in mapped.movedOccurrences {
             if let uid = moved.item.uid, let recurrenceID = moved.item.recurrenceID {
                 let key = Self.key(uid, recurrenceID)
@@ -194,5 +264,57 @@ public struct EWSReader: CalendarReader {
         movedOccurrences.removeAll()
         waitingMoved.removeAll()
         pending.append(.endCalendar(trailingProperties: []))
+    }
+}
+
+/// The worker threads that map items, and the jobs the reader has handed them: items map
+/// independently once their zones are resolved (a master's ModifiedOccurrences are its own
+/// children; which of them wait for their own items is settled by the reader, in order).
+private final class MappingWorkers {
+    /// A unit as queued: an item with its zones resolved, or a unit the reader handles itself.
+    enum Work {
+        case item(XMLElement, EWSItemMapper.ItemZones)
+        case unit(EWSScanner.Unit)
+    }
+
+    /// A unit as handed back: an item mapped (or its error) with its warnings in order, and
+    /// the line it started on. Its tree is freed on the thread that mapped it: freeing it was a
+    /// tenth of the work left on the reader's thread.
+    enum Outcome {
+        case item(line: Int, Result<EWSItemMapper.Mapped, Error>, warnings: [Diagnostic])
+        case unit(EWSScanner.Unit)
+        /// Handed out already (let go, so the job's trees are not held to its end).
+        case taken
+    }
+
+    /// Items per job: enough that the hand-over costs little beside their mapping, few
+    /// enough that the jobs in flight hold little.
+    static let itemsPerJob = 16
+    /// Jobs queued or being mapped at a time.
+    static let jobsInFlight = 4
+
+    let pool: OrderedWorkerPool<[Work], [Outcome]>
+    var current: [Outcome] = []
+    var index = 0
+    var inputEnded = false
+    /// A queued unit must be handled before more items' zones are resolved.
+    var waitsForBarrier = false
+
+    init(mapper: EWSItemMapper, threads: Int) {
+        pool = OrderedWorkerPool(threads: threads, name: "calport-ews") { job in
+            job.map { work in
+                switch work {
+                case .unit(let unit):
+                    return .unit(unit)
+                case .item(let element, let zones):
+                    // The item's warnings go to a log of its own, replayed in order by the reader.
+                    var itemMapper = mapper
+                    let log = DiagnosticLog(keptPerKind: nil)
+                    itemMapper.log = log
+                    let mapped = Result(catching: { try itemMapper.map(element, zones: zones) })
+                    return .item(line: element.line, mapped, warnings: zones.warnings + log.diagnostics)
+                }
+            }
+        }
     }
 }

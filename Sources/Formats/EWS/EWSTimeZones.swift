@@ -27,6 +27,17 @@ struct EWSReadZone {
     static let utc = EWSReadZone(tzid: "UTC", isUTC: true, offset: { _ in 0 }, definition: nil)
 }
 
+/// Offsets of the zones a document had defined at one point of it, else of the time-zone
+/// database's. A value: what later items define does not change it.
+struct EWSZoneClock: WallClock, @unchecked Sendable {
+    let built: [String: EWSReadZone]
+
+    func offset(zone: String, utcSeconds: Int) -> Int? {
+        if let found = built[zone] { return found.offset(utcSeconds) }
+        return TimeZoneDatabaseClock.shared.offset(zone: zone, utcSeconds: utcSeconds)
+    }
+}
+
 /// Resolves EWS's three ways of naming a zone: a Windows id (`StartTimeZone Id=`), a full
 /// `TimeZoneDefinition` (Periods, TransitionsGroups, Transitions; Exchange 2010+) and Exchange
 /// 2007's `MeetingTimeZone` (BaseOffset, Standard, Daylight). Known ids go through TimeZones'
@@ -47,6 +58,10 @@ final class EWSTimeZones: WallClock, @unchecked Sendable {
         if let built = builtZones[zone] { return built.offset(utcSeconds) }
         return clock.offset(zone: zone, utcSeconds: utcSeconds)
     }
+
+    /// The offsets as they stand now, for mapping an item on another thread while later items
+    /// define more zones.
+    var offsetsNow: EWSZoneClock { EWSZoneClock(built: builtZones) }
 
     init(resolver: TimeZoneResolver = TimeZoneResolver()) {
         self.resolver = resolver
