@@ -29,4 +29,8 @@ struct GraphEvent {
     var hasSeriesUID = false
     /// What calport's Graph writer kept of the source's iCalendar (its extended property).
     var remainder: ICalendarRemainder?
+    /// The event as handed out, with `remainder` applied, when it needs no other event (a
+    /// single event, a master): made as it is read (`GraphReader.decoded`), on a worker thread
+    /// when the reader has them.
+    var kept: Event?
 }

@@ -13,6 +13,10 @@ import JSONCoding
 /// occurrences are dropped (the rule gives them), and nothing missing from a window is taken
 /// for deleted: only `cancelledOccurrences` makes an EXDATE. Delta responses' `@removed` entries
 /// are reported as deletions and their `@odata.deltaLink` is reported for the next sync.
+///
+/// With `ReadOptions.concurrency` above 1, a collection's events are decoded on worker threads
+/// (`GraphElementJob`): this thread only finds where each one ends in the text, and groups the
+/// decoded events in order, replaying each one's warnings as it takes it.
 public struct GraphReader: CalendarReader {
     private var parser: JSONParser
     private let options: ReadOptions
@@ -40,6 +44,28 @@ public struct GraphReader: CalendarReader {
     private var state = State.start
     private var pages = 0
     private var elementIndex = 0
+    /// Decodes a collection's events on worker threads; nil: on this thread.
+    private var workers: Workers?
+
+    /// The pool (a class, so copies of the reader share it and dropping the last one stops its
+    /// threads), and how far the sequential pass has got in the current `value` array.
+    private final class Workers {
+        let pool: OrderedWorkerPool<GraphElementJob, GraphElementJob.Output>
+        /// Whether the current array's `]` has been read (its events may still be in the pool).
+        var arrayEnded = false
+        /// What stopped the sequential pass, thrown once the events before it are taken.
+        var failure: Error?
+
+        init(pool: OrderedWorkerPool<GraphElementJob, GraphElementJob.Output>) {
+            self.pool = pool
+        }
+    }
+
+    /// Events in the pool per thread: enough to keep the workers busy, few enough that memory
+    /// does not grow with the input.
+    private static let eventsInFlightPerThread = 16
+
+    public var readsOnSeveralThreads: Bool { options.concurrency > 1 }
 
     /// A reader over `source`.
     public init(source: ByteSource, options: ReadOptions, log: DiagnosticLog, vocabulary: ParticipantVocabulary, mapper: ICalendarMapper) {
@@ -48,6 +74,11 @@ public struct GraphReader: CalendarReader {
         self.log = log
         self.vocabulary = vocabulary
         self.mapper = mapper
+        if options.concurrency > 1 {
+            let settings = GraphElementJob.Settings(options: options, vocabulary: vocabulary, mapper: mapper)
+            workers = Workers(
+                pool: OrderedWorkerPool(threads: options.concurrency - 1, name: "calport-graph-read") { job in job.decode(settings) })
+        }
     }
 
     private func decoder(_ line: Int) -> GraphEventDecoder {
@@ -106,6 +137,7 @@ public struct GraphReader: CalendarReader {
                 try element(value, line: line, path: path)
             }
         case .values(let page):
+            if let workers { return try stepWithWorkers(workers, page: page) }
             guard try parser.hasNextElement() else {
                 state = .collectionMembers(page: page)
                 return true
@@ -182,20 +214,80 @@ public struct GraphReader: CalendarReader {
 
     /// One element of a collection (or a single top-level event).
     private mutating func element(_ value: JSONValue, line: Int, path: String) throws {
-        guard let raw = value.objectValue else {
-            throw CalendarError(.data, file: options.sourceName, line: line, location: path, "expected an event object, found \(value.typeName)")
+        let d = decoder(line)
+        guard let e = try Self.decoded(value, path: path, decoder: d) else { return }
+        try grouper.add(e, line: line, decoder: d, into: &pending)
+    }
+
+    /// What of an element can be read without the events before it: its event (nil for a
+    /// deletion, which is reported), and for a single event or a series master the event as
+    /// it is handed out (`GraphEvent.kept`).
+    static func decoded(_ value: JSONValue, path: String, decoder d: GraphEventDecoder) throws -> GraphEvent? {
+        guard let raw = value.objectValue else { throw d.fail(path, "expected an event object, found \(value.typeName)") }
+        if let error = raw["error"] {
+            let o = error.objectValue
+            let code = o?["code"]?.stringValue ?? "(no code)"
+            let message = o?["message"]?.stringValue ?? error.description
+            throw d.fail("\(path)/error", "Graph returned an error, not events: \(code): \(message)")
         }
-        if let error = raw["error"] { throw graphError(error, line: line, path: "\(path)/error") }
         let o = GraphMembers.normalized(raw)
         if let removed = o["@removed"] {
             let id = o["id"]?.stringValue ?? "(no id)"
             let reason = removed.objectValue?["reason"]?.stringValue ?? "deleted"
-            log.warning(
-                file: options.sourceName, line: line, location: "\(path)/@removed",
+            d.log.warning(
+                file: d.file, line: d.line, location: "\(path)/@removed",
                 "deletion reported by the source: event \(id) (@removed reason: \(reason)); not converted")
-            return
+            return nil
         }
-        let d = decoder(line)
-        try grouper.add(try d.event(o, path: path), line: line, decoder: d, into: &pending)
+        var e = try d.event(o, path: path)
+        switch e.kind {
+        case .seriesMaster: e.kept = try d.kept(GraphSeriesGrouper.master(e), e.remainder)
+        case .singleInstance: e.kept = try d.kept(e.event, e.remainder)
+        case .occurrence, .exception:
+            // One without its master's id is an event of its own.
+            if e.seriesMasterID == nil { e.kept = try d.kept(e.event, e.remainder) }
+        }
+        return e
+    }
+
+    /// A step through a collection's `value` array with worker threads: hands the workers the
+    /// events' text while there is room, then groups the oldest decoded event.
+    private mutating func stepWithWorkers(_ workers: Workers, page: Int) throws -> Bool {
+        let pool = workers.pool
+        while !workers.arrayEnded && workers.failure == nil && pool.pending < Self.eventsInFlightPerThread * options.concurrency {
+            do {
+                guard try parser.hasNextElement() else {
+                    workers.arrayEnded = true
+                    break
+                }
+                _ = try parser.peekSignificantByte()
+                let line = parser.line
+                let path = pages > 1 ? "/page \(page)/value/\(elementIndex)" : "/value/\(elementIndex)"
+                elementIndex += 1
+                pool.submit(GraphElementJob(text: try parser.readValueText(), line: line, path: path))
+            } catch {
+                workers.failure = error
+            }
+        }
+        guard pool.pending > 0 else {
+            if let failure = workers.failure {
+                self.workers = nil
+                throw failure
+            }
+            workers.arrayEnded = false
+            state = .collectionMembers(page: page)
+            return true
+        }
+        let output = pool.next()
+        for d in output.diagnostics { log.report(d) }
+        do {
+            if let error = output.error { throw error }
+            if let e = output.event { try grouper.add(e, line: output.line, decoder: decoder(output.line), into: &pending) }
+        } catch {
+            // Nothing is read after an error: the threads end.
+            self.workers = nil
+            throw error
+        }
+        return true
     }
 }

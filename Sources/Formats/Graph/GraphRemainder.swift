@@ -21,8 +21,12 @@ enum GraphRemainder {
 
     /// Reads the text back.
     static func read(_ text: String, decoder: JCalValueDecoder, path: String) throws -> ICalendarRemainder {
-        // A buffer the text's size: the default 64 KiB, zeroed for every event, cost more than the parse.
-        var parser = JSONParser(source: TextSource(text), sourceName: decoder.file, bufferSize: max(1, text.utf8.count))
+        // The text itself is the parser's buffer: a buffer of its own, zeroed and filled for
+        // every event, cost a share of the parse.
+        var bytes = Array(text.utf8)
+        // A parser over a source skips a byte order mark at its start (RFC 8259 §8.1).
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        var parser = JSONParser(text: bytes, sourceName: decoder.file, line: 1)
         let value: JSONValue
         do {
             value = try parser.readValue()
@@ -34,19 +38,5 @@ enum GraphRemainder {
 
     private final class NoSink: ByteSink {
         func write(_ bytes: UnsafeRawBufferPointer) throws {}
-    }
-
-    /// The bytes of a string, for the pull parser.
-    private final class TextSource: ByteSource {
-        private let bytes: [UInt8]
-        private var offset = 0
-        init(_ text: String) { bytes = Array(text.utf8) }
-        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-            let n = min(buffer.count, bytes.count - offset)
-            guard n > 0 else { return 0 }
-            bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + n)])) }
-            offset += n
-            return n
-        }
     }
 }

@@ -33,12 +33,12 @@ struct GraphSeriesGrouper {
     mutating func add(_ e: GraphEvent, line: Int, decoder: GraphEventDecoder, into out: inout [CalendarStreamElement]) throws {
         switch e.kind {
         case .singleInstance:
-            out.append(.entry(.event(try decoder.kept(e.event, e.remainder)), line: line))
+            out.append(.entry(.event(try e.kept ?? decoder.kept(e.event, e.remainder)), line: line))
         case .seriesMaster:
             try addMaster(e, line: line, decoder: decoder, into: &out)
         case .occurrence, .exception:
             guard let masterID = e.seriesMasterID else {
-                out.append(.entry(.event(try decoder.kept(e.event, e.remainder)), line: line))
+                out.append(.entry(.event(try e.kept ?? decoder.kept(e.event, e.remainder)), line: line))
                 return
             }
             if masters[masterID] != nil {
@@ -89,7 +89,7 @@ struct GraphSeriesGrouper {
     }
 
     private mutating func addMaster(_ e: GraphEvent, line: Int, decoder: GraphEventDecoder, into out: inout [CalendarStreamElement]) throws {
-        let event = try decoder.kept(Self.master(e), e.remainder)
+        let event = try e.kept ?? decoder.kept(Self.master(e), e.remainder)
         out.append(.entry(.event(event), line: line))
         let id = e.id ?? ""
         masters[id] = Master(uid: event.uid, start: event.start)

@@ -18,7 +18,11 @@ import Recurrence
 ///
 /// What Graph's members cannot say (UID, STATUS, CONFERENCE, X- properties, further alarms, …)
 /// is found by reading the body back and comparing (`ICalendarRemainder`), and kept in calport's
-/// extended property (`GraphRemainder`), so ICS → Graph → ICS keeps it.
+/// extended property (`GraphRemainder`), so ICS → Graph → ICS keeps it. That check and the
+/// rendering are most of a body's cost and need none of the writer's state
+/// (`GraphBodyCompleter`): with `WriteOptions.concurrency` above 1 they run on worker threads,
+/// and the bodies are written in order as they come back. Losses are reported as the bodies are
+/// made, on the writer's thread, so they come out as on one thread.
 public struct GraphWriter: CalendarWriter {
     /// Series held at once, waiting for their overrides.
     public static let seriesWindow = 512
@@ -31,8 +35,7 @@ public struct GraphWriter: CalendarWriter {
     private let options: WriteOptions
     private let log: DiagnosticLog
     private let encoder: GraphEventEncoder
-    private let mapper: ICalendarMapper
-    private let vocabulary: ParticipantVocabulary
+    private let completer: GraphBodyCompleter
     private let batch: Bool
     private var opened = false
     private var countInBatch = 0
@@ -49,9 +52,31 @@ public struct GraphWriter: CalendarWriter {
     /// (written when they reach the head, so their overrides have had time to come).
     private enum Queued {
         /// Held as its JSON text, a fraction of its tree's size: up to `4 * seriesWindow` wait.
-        case body([UInt8])
+        case body(HeldBody)
         case series(String)
     }
+
+    /// A body's text while it waits in the queue; filled by the job that completes the body,
+    /// read once that job's output has been taken (so after the job ended).
+    private final class HeldBody {
+        var text: [UInt8] = []
+    }
+
+    /// What a body job hands back, to be written in order.
+    private enum Made {
+        /// A body to write now.
+        case body([UInt8])
+        /// A held body, completed by an earlier job, to write now.
+        case held(HeldBody)
+        /// Nothing to write (a body was completed into the queue).
+        case nothing
+    }
+
+    /// Completes bodies off this thread when `options.concurrency` allows; nil: here.
+    private let pool: OrderedWorkerPool<() -> Made, Made>?
+    /// Body jobs in flight per thread: enough to keep the workers busy, few enough that memory
+    /// does not grow with the input.
+    private static let jobsInFlightPerThread = 8
     private var queue: [Queued] = []
     private var queueHead = 0
     private var seriesCount = 0
@@ -70,9 +95,13 @@ public struct GraphWriter: CalendarWriter {
         self.options = options
         self.log = log
         self.encoder = GraphEventEncoder(vocabulary: vocabulary)
-        self.mapper = mapper
-        self.vocabulary = vocabulary
+        self.completer = GraphBodyCompleter(file: options.destinationName, vocabulary: vocabulary, mapper: mapper)
         self.batch = batch
+        if options.concurrency > 1 {
+            pool = OrderedWorkerPool<() -> Made, Made>(threads: options.concurrency - 1, name: "calport-graph-write") { job in job() }
+        } else {
+            pool = nil
+        }
     }
 
     private func loss(_ field: String, _ message: String, line: Int? = nil) {
@@ -152,7 +181,14 @@ public struct GraphWriter: CalendarWriter {
         } else if seriesCount == 0 && queueHead == queue.count {
             try writeSingle(e, line: line)
         } else {
-            queue.append(.body(JSONOutput.rendered(.object(single(e, line: line)))))
+            let held = HeldBody()
+            let body = encoded(e, line: line)
+            let completer = self.completer
+            try submit {
+                held.text = completer.single(body, original: e)
+                return .nothing
+            }
+            queue.append(.body(held))
         }
         while seriesCount > Self.seriesWindow || (seriesCount > 0 && queue.count - queueHead > 4 * Self.seriesWindow) {
             try writeHead()
@@ -172,7 +208,7 @@ public struct GraphWriter: CalendarWriter {
             queueHead = 0
         }
         switch head {
-        case .body(let text): try emit { $0.rawValue(text) }
+        case .body(let held): try submit { .held(held) }
         case .series(let uid): try flush(uid)
         }
     }
@@ -196,13 +232,15 @@ public struct GraphWriter: CalendarWriter {
     }
 
     private mutating func writeSingle(_ e: Event, line: Int) throws {
-        try emit(single(e, line: line))
+        let body = encoded(e, line: line)
+        let completer = self.completer
+        try submit { .body(completer.single(body, original: e)) }
     }
 
-    /// The body of an event that is not a series.
-    private func single(_ e: Event, line: Int) -> JSONObject {
+    /// The body of an event that is not a series, not yet completed; its losses are reported.
+    private func encoded(_ e: Event, line: Int) -> JSONObject {
         var losses: [GraphEventEncoder.Loss] = []
-        let body = completed(encoder.body(e, recurrence: nil, losses: &losses), original: e, rebuild: { decoded in decoded.event })
+        let body = encoder.body(e, recurrence: nil, losses: &losses)
         report(losses, line: line)
         return body
     }
@@ -254,7 +292,7 @@ public struct GraphWriter: CalendarWriter {
             }
         }
         if !cancelled.isEmpty { body.append("cancelledOccurrences", .array(cancelled)) }
-        var exceptions: [JSONValue] = []
+        var exceptions: [(body: JSONObject, event: Event)] = []
         for o in overrides {
             guard let rid = o.recurrenceID, let original = GraphDateTimes.timestampText(rid) else { continue }
             if o.recurrenceAppliesToFuture {
@@ -266,16 +304,13 @@ public struct GraphWriter: CalendarWriter {
             var overrideLosses: [GraphEventEncoder.Loss] = []
             var e = encoder.body(o, recurrence: nil, losses: &overrideLosses)
             e.append("originalStart", original)
-            e = completed(e, original: o) { decoded in
-                GraphSeriesGrouper.override(decoded, uid: master.uid, seriesStart: start) ?? decoded.event
-            }
             losses += overrideLosses
-            exceptions.append(.object(e))
+            exceptions.append((e, o))
         }
-        if !exceptions.isEmpty { body.append("exceptionOccurrences", .array(exceptions)) }
-        body = completed(body, original: master, rebuild: { decoded in GraphSeriesGrouper.master(decoded) })
         report(losses, line: line)
-        try emit(body)
+        let completer = self.completer
+        let series = body
+        try submit { .body(completer.series(series, master: master, start: start, exceptions: exceptions)) }
     }
 
     /// A series Graph's patterns cannot hold, written as its occurrences.
@@ -313,59 +348,27 @@ public struct GraphWriter: CalendarWriter {
         loss("RRULE", "\(master.uid ?? ""): \(reason) has no Graph pattern: written as \(count) separate events\(more)", line: line)
     }
 
-    /// The body with what it cannot say kept in calport's extended property.
-    private func completed(_ body: JSONObject, original: Event, rebuild: (GraphEvent) -> Event) -> JSONObject {
-        let decoder = GraphEventDecoder(
-            file: options.destinationName, line: 0, strict: false, log: DiagnosticLog(), vocabulary: vocabulary, mapper: mapper)
-        var remainder = ICalendarRemainder()
-        let source = mapper.component(from: .event(original))
-        if let decoded = try? decoder.event(body, path: "") {
-            let rebuilt = Self.spellingZones(of: rebuild(decoded), as: original)
-            remainder = .between(original: source, reconstructed: mapper.component(from: .event(rebuilt)))
-        } else {
-            remainder.properties = source.properties
-            remainder.components = source.components
-            remainder.replaces = ["*"]
-        }
-        guard !remainder.isEmpty else { return body }
-        var result = body
-        var property = JSONObject()
-        property.append("id", GraphRemainder.propertyID)
-        property.append("value", GraphRemainder.text(remainder))
-        result.append("singleValueExtendedProperties", .array([.object(property)]))
-        return result
-    }
-
-    /// `rebuilt` with its zones named as `original` names them where both names mean one zone
-    /// (the body says `Pacific Standard Time` for `America/Los_Angeles`): a name is no loss.
-    private static func spellingZones(of rebuilt: Event, as original: Event) -> Event {
-        let names = Set(
-            [original.start, original.end, original.recurrenceID].compactMap { $0?.reference.zoneIdentifier }
-                + original.exceptionDates.flatMap { $0.dates.compactMap(\.reference.zoneIdentifier) })
-        guard !names.isEmpty else { return rebuilt }
-        func respelled(_ v: CalendarDateTime?) -> CalendarDateTime? {
-            guard var v, case .zone(let z) = v.reference, !names.contains(z) else { return v }
-            if let same = names.first(where: { GraphDateTimes.sameZone($0, z) }) { v.reference = .zone(same) }
-            return v
-        }
-        var e = rebuilt
-        e.start = respelled(e.start)
-        e.end = respelled(e.end)
-        e.recurrenceID = respelled(e.recurrenceID)
-        e.exceptionDates = e.exceptionDates.map { list in
-            var l = list
-            l.dates = l.dates.map { respelled($0) ?? $0 }
-            return l
-        }
-        return e
-    }
-
     private func report(_ losses: [GraphEventEncoder.Loss], line: Int) {
         for l in losses { loss(l.field, l.message, line: line) }
     }
 
-    private mutating func emit(_ body: JSONObject) throws {
-        try emit { $0.value(.object(body)) }
+    /// Runs `job` (here, or on a worker) and writes what it made, in the order of the calls;
+    /// with workers, waits for the oldest jobs while too many are in flight.
+    private mutating func submit(_ job: @escaping () -> Made) throws {
+        guard let pool else { return try put(job()) }
+        pool.submit(job)
+        while pool.pending >= Self.jobsInFlightPerThread * options.concurrency { try put(pool.next()) }
+    }
+
+    /// Writes what a body job made.
+    private mutating func put(_ made: Made) throws {
+        switch made {
+        case .body(let text): try emit { $0.rawValue(text) }
+        case .held(let held):
+            try emit { $0.rawValue(held.text) }
+            held.text = []
+        case .nothing: break
+        }
     }
 
     /// Writes one body, which `writeBody` writes as a value.
@@ -416,6 +419,9 @@ public struct GraphWriter: CalendarWriter {
 
     public mutating func finish() throws {
         while queueHead < queue.count { try writeHead() }
+        if let pool {
+            while pool.pending > 0 { try put(pool.next()) }
+        }
         if batch {
             if countInBatch > 0 { closeBatch() }
         } else {

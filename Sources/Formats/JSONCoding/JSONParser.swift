@@ -34,6 +34,23 @@ public struct JSONParser {
         self.buffer = [UInt8](repeating: 0, count: bufferSize)
     }
 
+    /// A parser over `text` held in memory, a part of a document beginning at `line` (a value
+    /// that `readValueText()` took out of it), so that its errors name the document's lines.
+    public init(text: [UInt8], sourceName: String, line: Int) {
+        self.source = EmptySource()
+        self.sourceName = sourceName
+        self.buffer = text
+        self.count = text.count
+        self.atEndOfSource = true
+        self.startSeen = true
+        self.line = line
+    }
+
+    /// The source of a parser over text in memory: the text is all there is.
+    private final class EmptySource: ByteSource {
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { 0 }
+    }
+
     // MARK: Bytes
 
     private mutating func fill() throws -> Bool {
@@ -173,6 +190,86 @@ public struct JSONParser {
         try separateElement()
         valueStart = bytesBefore + position
         return try parseValue(depth: 0)
+    }
+
+    /// The next whole value's text, unparsed (as `readValue()` would begin it: after the
+    /// separator owed and any space), for a parser of its own (`init(text:sourceName:line:)`),
+    /// e.g. on another thread. Only strings and brackets are followed to find where it ends,
+    /// a word at a time through strings, so this costs a fraction of a parse; what is wrong
+    /// inside the value is found by that parser, with the same message at the same line. At the
+    /// end of the input the text is what there was.
+    public mutating func readValueText() throws -> [UInt8] {
+        try separateElement()
+        try skipWhitespace()
+        var text: [UInt8] = []
+        var depth = 0
+        var inString = false
+        // A backslash in a string was the last byte of the buffer: the byte after it is escaped.
+        var escaped = false
+        var done = false
+        while !done, try fill() {
+            let start = position
+            let end = count
+            var i = position
+            var newlines = 0
+            buffer.withUnsafeBufferPointer { buf in
+                let base = buf.baseAddress!
+                scan: while i < end {
+                    if inString {
+                        if escaped {
+                            escaped = false
+                            if base[i] == 0x0A { newlines &+= 1 }
+                            i &+= 1
+                            continue
+                        }
+                        i = JSONStringBytes.plainRunEnd(base, from: i, end: end)
+                        guard i < end else { break }
+                        let b = base[i]
+                        i &+= 1
+                        if b == 0x22 {
+                            inString = false
+                            if depth == 0 {
+                                done = true
+                                break scan
+                            }
+                        } else if b == 0x5C {
+                            escaped = true
+                        } else if b == 0x0A {
+                            newlines &+= 1
+                        }
+                        continue
+                    }
+                    switch base[i] {
+                    case 0x22: inString = true
+                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth &+= 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        // At depth 0 it ends a number or literal and is not the value's.
+                        guard depth > 0 else {
+                            done = true
+                            break scan
+                        }
+                        depth &-= 1
+                        if depth == 0 {
+                            i &+= 1
+                            done = true
+                            break scan
+                        }
+                    case UInt8(ascii: ","), 0x20, 0x0A, 0x0D, 0x09:
+                        if depth == 0 {
+                            done = true
+                            break scan
+                        }
+                        if base[i] == 0x0A { newlines &+= 1 }
+                    default: break
+                    }
+                    i &+= 1
+                }
+            }
+            text.append(contentsOf: buffer[start..<i])
+            position = i
+            line += newlines
+        }
+        return text
     }
 
     private func checkValueLength() throws {

@@ -1,0 +1,139 @@
+import CalendarModel
+import Conversion
+import Foundation
+import XCTest
+
+/// The Graph writer completes its bodies on worker threads, and the Graph reader decodes a
+/// collection's events on them, when they may (`--jobs` above 1). Whatever the threads, a
+/// conversion gives the bytes, the diagnostics in their order and the error that one thread
+/// gives, in both directions, for whole documents and for documents cut off or broken in the
+/// middle.
+final class ParallelGraphTests: XCTestCase {
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("calport-parallel-graph-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// `ParallelXMLReadTests`' archive of `count` events (zoned times, attendees, alarms, weekly
+    /// series with a moved occurrence) and a quarter as many more of what Graph treats apart:
+    /// floating times (a reported loss), all-day events, X- properties (kept in the extended
+    /// property), a rule Graph cannot hold (written as its occurrences).
+    static func archive(_ count: Int) -> String {
+        var extra = ""
+        for i in 0..<count / 4 {
+            let day = String(format: "202606%02d", 1 + i % 28)
+            extra += "BEGIN:VEVENT\r\nUID:graph-\(i)@calport.test\r\nDTSTAMP:20260101T000000Z\r\n"
+            switch i % 3 {
+            case 0: extra += "DTSTART:\(day)T090000\r\nDTEND:\(day)T100000\r\n"
+            case 1: extra += "DTSTART;VALUE=DATE:\(day)\r\nRRULE:FREQ=DAILY;COUNT=3;BYHOUR=9,15\r\n"
+            default: extra += "DTSTART;VALUE=DATE:\(day)\r\n"
+            }
+            extra += "SUMMARY:Graph \(i) \"quoted\"\r\nX-CALPORT-TEST:value \(i)\r\nSTATUS:TENTATIVE\r\nEND:VEVENT\r\n"
+        }
+        let base = ParallelXMLReadTests.archive(count)
+        return String(base.dropLast("END:VCALENDAR\r\n".count)) + extra + "END:VCALENDAR\r\n"
+    }
+
+    struct Outcome: Equatable {
+        var output: [UInt8]?
+        var diagnostics: [String]
+        var error: String?
+    }
+
+    func convert(_ input: URL, from: String, to: String, jobs: Int, name: String, settings: [String: String] = [:]) -> Outcome {
+        let output = directory.appendingPathComponent(name)
+        try? FileManager.default.removeItem(at: output)
+        let log = DiagnosticLog()
+        var failure: String?
+        do {
+            try Converter().run(
+                ConversionRequest(
+                    inputs: [input.path], output: output.path, inputFormat: from, outputFormat: to, formatSettings: settings, jobs: jobs),
+                log: log)
+        } catch {
+            failure = "\(error)"
+        }
+        return Outcome(
+            output: (try? Data(contentsOf: output)).map { [UInt8]($0) }, diagnostics: log.diagnostics.map { "\($0)" }, error: failure)
+    }
+
+    func assertSameOnEveryThreadCount(
+        _ input: URL, from: String, to: String, settings: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line
+    ) -> Outcome {
+        // One output name for every run: the writer's warnings name it.
+        let one = convert(input, from: from, to: to, jobs: 1, name: "out.\(to)", settings: settings)
+        for jobs in [2, 4] {
+            let many = convert(input, from: from, to: to, jobs: jobs, name: "out.\(to)", settings: settings)
+            XCTAssertEqual(many.error, one.error, "\(from) -> \(to), -j \(jobs)", file: file, line: line)
+            XCTAssertEqual(many.diagnostics, one.diagnostics, "\(from) -> \(to), -j \(jobs)", file: file, line: line)
+            XCTAssertTrue(many.output == one.output, "\(from) -> \(to), -j \(jobs): the output differs", file: file, line: line)
+        }
+        return one
+    }
+
+    func archiveFile(events: Int) throws -> URL {
+        let ics = directory.appendingPathComponent("archive.ics")
+        try Data(Self.archive(events).utf8).write(to: ics)
+        return ics
+    }
+
+    /// The archive as Graph JSON (one thread), with elements that warn put in front: a
+    /// deletion, an unknown type.
+    func graphDocument(events: Int) throws -> String {
+        let out = directory.appendingPathComponent("archive.graph.json")
+        try Converter().run(
+            ConversionRequest(inputs: [try archiveFile(events: events).path], output: out.path, outputFormat: "graph", jobs: 1),
+            log: DiagnosticLog())
+        let text = try String(contentsOf: out, encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix("{\"value\":[\n"))
+        let warning = """
+            {"@removed":{"reason":"deleted"},"id":"gone-1"},
+            {"type":"strange","subject":"odd","start":{"dateTime":"2026-05-01T09:00:00","timeZone":"UTC"}},
+
+            """
+        return "{\"value\":[\n" + warning + text.dropFirst("{\"value\":[\n".count)
+    }
+
+    func testGraphWritesTheSameOnEveryThreadCount() throws {
+        let ics = try archiveFile(events: 600)
+        let plain = assertSameOnEveryThreadCount(ics, from: "ics", to: "graph")
+        XCTAssertNil(plain.error)
+        XCTAssertGreaterThan(plain.output?.count ?? 0, 4 * 65_536)
+        XCTAssertTrue(plain.diagnostics.contains { $0.contains("floating time") })
+        XCTAssertTrue(plain.diagnostics.contains { $0.contains("separate events") })
+        let batch = assertSameOnEveryThreadCount(ics, from: "ics", to: "graph", settings: ["graph-batch": ""])
+        XCTAssertNil(batch.error)
+    }
+
+    func testGraphReadsTheSameOnEveryThreadCount() throws {
+        let document = directory.appendingPathComponent("read.json")
+        try Data(try graphDocument(events: 600).utf8).write(to: document)
+        let one = assertSameOnEveryThreadCount(document, from: "graph", to: "ics")
+        XCTAssertNil(one.error)
+        XCTAssertTrue(one.diagnostics.contains { $0.contains("deletion reported") })
+        XCTAssertTrue(one.diagnostics.contains { $0.contains("unknown event type") })
+        XCTAssertTrue(String(decoding: one.output ?? [], as: UTF8.self).contains("X-CALPORT-TEST:value 149"))
+    }
+
+    /// A document cut off, or broken, in its middle: the same error after the same output.
+    func testABrokenGraphDocumentFailsAlikeOnEveryThreadCount() throws {
+        let text = try graphDocument(events: 300)
+        let cut = directory.appendingPathComponent("cut.json")
+        try Data(text.utf8.prefix(text.utf8.count * 3 / 5)).write(to: cut)
+        XCTAssertNotNil(assertSameOnEveryThreadCount(cut, from: "graph", to: "ics").error)
+        // A bad literal inside an event, and a separator missing between two events.
+        let middle = text.index(text.startIndex, offsetBy: text.count / 2)
+        let eventStart = text[middle...].range(of: "\n{")!.upperBound
+        for broken in ["\"isAllDay\":tru,", "]"] {
+            let bad = directory.appendingPathComponent("bad.json")
+            try Data((String(text[..<eventStart]) + broken + String(text[eventStart...])).utf8).write(to: bad)
+            XCTAssertNotNil(assertSameOnEveryThreadCount(bad, from: "graph", to: "ics").error, broken)
+        }
+    }
+}
