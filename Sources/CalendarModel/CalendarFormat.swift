@@ -52,11 +52,18 @@ public struct WriteOptions: Sendable {
     /// Participant words the user added or changed (`--map`); writers apply them to their
     /// format's vocabulary.
     public var vocabularyOverrides: VocabularyOverrides
+    /// Threads a writer may use, counting the one that calls it (1: none of its own); writers
+    /// that cannot use more ignore it. The bytes written are the same for every value.
+    public var concurrency: Int
 
-    public init(destinationName: String, formatSettings: [String: String] = [:], vocabularyOverrides: VocabularyOverrides = .none) {
+    public init(
+        destinationName: String, formatSettings: [String: String] = [:], vocabularyOverrides: VocabularyOverrides = .none,
+        concurrency: Int = 1
+    ) {
         self.destinationName = destinationName
         self.formatSettings = formatSettings
         self.vocabularyOverrides = vocabularyOverrides
+        self.concurrency = max(1, concurrency)
     }
 }
 

@@ -109,8 +109,8 @@ final class BatchRun {
 
     private func makeRouter() throws -> any OutputRouter {
         let options = WriteOptions(
-            destinationName: request.output ?? "-", formatSettings: request.formatSettings, vocabularyOverrides: request.vocabularyOverrides
-        )
+            destinationName: request.output ?? "-", formatSettings: request.formatSettings, vocabularyOverrides: request.vocabularyOverrides,
+            concurrency: request.jobs)
         switch request.outputLayout {
         case .file:
             return try SingleFileRouter(
