@@ -148,8 +148,9 @@ struct JSCalendarDecoder {
     /// Reports members calport does not map, so nothing is skipped silently.
     func checkMembers(_ o: JSONObject, _ path: String, known: Set<String>) throws {
         guard reportsUnmappedMembers else { return }
-        for k in o.keys where !known.contains(k) && !Self.ignoredMembers.contains(k) && !k.contains(":") {
-            try warn("\(path)/\(k)", "JSCalendar member '\(k)' has no iCalendar counterpart in calport; ignored")
+        // Walked in place: `o.keys` built an array of every name of every object read.
+        for m in o.members where !known.contains(m.key) && !Self.ignoredMembers.contains(m.key) && !m.key.contains(":") {
+            try warn("\(path)/\(m.key)", "JSCalendar member '\(m.key)' has no iCalendar counterpart in calport; ignored")
         }
     }
 
