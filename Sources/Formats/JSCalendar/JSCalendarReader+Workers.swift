@@ -4,11 +4,14 @@ import JSONCoding
 // MARK: - Reading a Group's entries with worker threads
 
 extension JSCalendarReader {
-    /// One entry for a worker: its bytes and the line they start on, or the error the scan
-    /// met at that place (handed out in turn, after every entry before it).
-    enum EntryJob {
-        case bytes([UInt8], line: Int)
-        case failure(Error)
+    /// Entries for a worker: their bytes and the lines they start on, then the error the scan
+    /// met after them, if it did (handed out in turn, after every entry before it). Entries go
+    /// in batches: one is parsed in microseconds, and a hand-over per entry cost more than
+    /// the second core gave.
+    struct EntryJob {
+        var entries: [(bytes: [UInt8], line: Int)] = []
+        var byteCount = 0
+        var failure: Error?
     }
 
     /// What a worker made of an entry: its elements, the warnings reported on the way (replayed
@@ -23,17 +26,21 @@ extension JSCalendarReader {
     /// The pool and where the scan of the current `entries` array is. A class, so copies of
     /// the reader share one pool, and dropping the last one stops its threads.
     final class EntryWorkers {
-        let pool: OrderedWorkerPool<EntryJob, EntryOutput>
+        let pool: OrderedWorkerPool<EntryJob, [EntryOutput]>
         /// Whether the scan has passed the array's `]`, or stopped at an error.
         var entriesEnded = false
+        /// The batch being filled by the scan.
+        var job = EntryJob()
+        /// The outputs of the batch being handed out, and the next one's index.
+        var outputs: [EntryOutput] = []
+        var next = 0
 
         init(reading: JSCalendarEntryReading, threads: Int) {
             let sourceName = reading.options.sourceName
             pool = OrderedWorkerPool(threads: threads, name: "calport-jscalendar") { job in
-                switch job {
-                case .failure(let error):
-                    return EntryOutput(error: error)
-                case .bytes(let bytes, let line):
+                var outputs: [EntryOutput] = []
+                outputs.reserveCapacity(job.entries.count + 1)
+                for (bytes, line) in job.entries {
                     let log = DiagnosticLog(keptPerKind: nil)
                     var output = EntryOutput()
                     do {
@@ -45,18 +52,32 @@ extension JSCalendarReader {
                         output.error = error
                     }
                     output.diagnostics = log.diagnostics
-                    return output
+                    outputs.append(output)
+                    // Reading stops at the first error: what follows it is never handed out.
+                    if output.error != nil { return outputs }
                 }
+                if let failure = job.failure { outputs.append(EntryOutput(error: failure)) }
+                return outputs
             }
+        }
+
+        /// Hands the batch being filled to the workers, if it holds anything.
+        func submit() {
+            guard !job.entries.isEmpty || job.failure != nil else { return }
+            pool.submit(job)
+            job = EntryJob()
         }
     }
 
-    /// Entries scanned ahead per thread: enough to keep the workers busy while this thread
-    /// writes, few enough that memory does not grow with the input (an entry is a few KB).
-    private static let entriesInFlightPerThread = 4
-    /// How far the scan may run ahead per thread while a worker is still on the oldest entry:
+    /// Batches scanned ahead per thread: enough to keep the workers busy while this thread
+    /// writes, few enough that memory does not grow with the input.
+    private static let batchesInFlightPerThread = 2
+    /// How far the scan may run ahead per thread while a worker is still on the oldest batch:
     /// scanning is cheap and only this thread can do it, so it does that before it parses.
-    private static let entriesAheadPerThread = 16
+    private static let batchesAheadPerThread = 4
+    /// A batch is this many entries or this many bytes, whichever comes first.
+    private static let entriesPerBatch = 32
+    private static let bytesPerBatch = 64 << 10
 
     /// The next entry's elements, its warnings reported first; nil after the array's `]`.
     /// This thread only finds where each entry's bytes end (`JSONParser.readValueBytes`); the
@@ -65,26 +86,41 @@ extension JSCalendarReader {
     mutating func nextFromWorkers() throws -> [CalendarStreamElement]? {
         if workers == nil { workers = EntryWorkers(reading: reading, threads: options.concurrency - 1) }
         let w = workers!
-        while !w.entriesEnded && w.pool.pending < Self.entriesInFlightPerThread * options.concurrency { scanEntry(w) }
-        guard w.pool.pending > 0 else { return nil }
-        var output = w.pool.nextIfReady()
-        while output == nil {
-            if !w.entriesEnded && w.pool.pending < Self.entriesAheadPerThread * options.concurrency {
-                scanEntry(w)
-                output = w.pool.nextIfReady()
-            } else {
-                output = w.pool.next()
+        if w.next == w.outputs.count {
+            while !w.entriesEnded && w.pool.pending < Self.batchesInFlightPerThread * options.concurrency { scanBatch(w) }
+            guard w.pool.pending > 0 else { return nil }
+            var outputs = w.pool.nextIfReady()
+            while outputs == nil {
+                if !w.entriesEnded && w.pool.pending < Self.batchesAheadPerThread * options.concurrency {
+                    scanBatch(w)
+                    outputs = w.pool.nextIfReady()
+                } else {
+                    outputs = w.pool.next()
+                }
             }
+            w.outputs = outputs!
+            w.next = 0
         }
-        for d in output!.diagnostics { log.report(d) }
-        if let error = output!.error {
+        let output = w.outputs[w.next]
+        w.next += 1
+        for d in output.diagnostics { log.report(d) }
+        if let error = output.error {
             workers = nil
             throw error
         }
-        return output!.elements
+        return output.elements
     }
 
-    /// Takes the next entry's bytes off the input for the workers, or notes the array's end or
+    /// Takes a batch of entries' bytes off the input for the workers, up to the array's end or
+    /// the error that reading them here would have met.
+    private mutating func scanBatch(_ w: EntryWorkers) {
+        while !w.entriesEnded && w.job.entries.count < Self.entriesPerBatch && w.job.byteCount < Self.bytesPerBatch {
+            scanEntry(w)
+        }
+        w.submit()
+    }
+
+    /// Takes the next entry's bytes off the input into the batch, or notes the array's end or
     /// the error that reading it here would have met.
     private mutating func scanEntry(_ w: EntryWorkers) {
         do {
@@ -98,9 +134,10 @@ extension JSCalendarReader {
                 throw parser.error("a Group entry must be an Event or Task object")
             }
             let (bytes, line) = try parser.readValueBytes()
-            w.pool.submit(.bytes(bytes, line: line))
+            w.job.entries.append((bytes, line))
+            w.job.byteCount += bytes.count
         } catch {
-            w.pool.submit(.failure(error))
+            w.job.failure = error
             w.entriesEnded = true
         }
     }

@@ -36,7 +36,9 @@ public struct JSCalendarWriter: CalendarWriter {
     /// Items written so far; the workers start once a document has more than a few.
     private var itemCount = 0
     /// Items rendered on worker threads, set up when `concurrency` is above 1.
-    private var workers: OrderedWorkerPool<ItemJob, [UInt8]>?
+    private var workers: OrderedWorkerPool<[ItemJob], [UInt8]>?
+    /// Items waiting to go to the workers as one batch.
+    private var batch: [ItemJob] = []
 
     /// A writer sending bytes to `sink`, on up to `concurrency` threads.
     public init(sink: ByteSink, mapper: ICalendarMapper, vocabularyOverrides: VocabularyOverrides = .none, concurrency: Int = 1) {
@@ -210,34 +212,51 @@ extension JSCalendarWriter {
     /// Items a document starts with before the workers start: a file of a few items (one per
     /// file in a directory output) is not worth a thread.
     private static let itemsBeforeWorkers = 16
-    /// Items rendered ahead per thread: the workers stay busy, memory stays flat.
-    private static let itemsInFlightPerThread = 4
+    /// Items handed to a worker at once: one takes some microseconds, and a hand-over per item
+    /// cost more than the second core gave.
+    private static let itemsPerBatch = 16
+    /// Batches rendered ahead per thread: the workers stay busy, memory stays flat.
+    private static let batchesInFlightPerThread = 2
 
-    /// Hands the item to the workers, and writes the oldest rendered items once enough wait.
-    /// An item's encoding and its check (decoding what was written, comparing it with the
-    /// source: most of a JSCalendar write) run on the workers and, while this thread would
-    /// otherwise wait, here; the bytes go into the document in the items' order.
+    /// Hands the item to the workers (in batches), and writes the oldest rendered batches once
+    /// enough wait. An item's encoding and its check (decoding what was written, comparing it
+    /// with the source: most of a JSCalendar write) run on the workers and, while this thread
+    /// would otherwise wait, here; the bytes go into the document in the items' order.
     private mutating func writeOnWorkers(_ job: ItemJob) {
-        if workers == nil {
-            let encoder = self.encoder
-            let mapper = self.mapper
-            workers = OrderedWorkerPool(threads: concurrency - 1, name: "calport-jscalendar-writer") { job in
-                var encoder = encoder
-                var item = JSONOutput(capacity: 4096)
-                Self.writeItem(job.entry, before: job.before, into: &item, encoder: &encoder, mapper: mapper)
-                return item.bytes
-            }
-        }
+        batch.append(job)
+        guard batch.count == Self.itemsPerBatch else { return }
+        submitBatch()
         let pool = workers!
-        pool.submit(job)
-        while pool.pending > Self.itemsInFlightPerThread * concurrency {
+        while pool.pending > Self.batchesInFlightPerThread * concurrency {
             out.lineBreak()
             out.rawValue(pool.next())
         }
     }
 
-    /// Writes every item the workers still hold.
+    /// Hands the items gathered so far to the workers as one job, which renders them as
+    /// the document holds them: `{…},\n{…}`.
+    private mutating func submitBatch() {
+        guard !batch.isEmpty else { return }
+        if workers == nil {
+            let encoder = self.encoder
+            let mapper = self.mapper
+            workers = OrderedWorkerPool(threads: concurrency - 1, name: "calport-jscalendar-writer") { jobs in
+                var encoder = encoder
+                var items = JSONOutput(capacity: 4096 * jobs.count)
+                for (index, job) in jobs.enumerated() {
+                    if index > 0 { items.lineBreak() }
+                    Self.writeItem(job.entry, before: job.before, into: &items, encoder: &encoder, mapper: mapper)
+                }
+                return items.bytes
+            }
+        }
+        workers!.submit(batch)
+        batch = []
+    }
+
+    /// Writes every item the workers still hold, or that waits for them.
     private mutating func drainWorkers() {
+        submitBatch()
         guard let pool = workers else { return }
         while pool.pending > 0 {
             out.lineBreak()
