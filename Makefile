@@ -112,7 +112,7 @@ mutate: deps
 # parallel ICS reader, the prefetching reader, the CalDAV client and the live servers) under
 # ThreadSanitizer. Each sanitizer builds everything again in its own scratch directory
 # (.build-asan, .build-tsan): too long for CI's budget, so run by hand (FUZZING.md has results).
-TSAN_TESTS ?= ParallelReadTests|ParallelXMLReadTests|ParallelGraphTests|OrderedWorkerPoolTests|StreamingTests|BatchConversionTests|CalDAVClientTests|CalDAVLiveTests
+TSAN_TESTS ?= ParallelReadTests|ParallelXMLReadTests|ParallelGraphTests|ParallelJSCalendarTests|OrderedWorkerPoolTests|StreamingTests|BatchConversionTests|CalDAVClientTests|CalDAVLiveTests
 test-sanitized: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	LSAN_OPTIONS="suppressions=$(CURDIR)/scripts/lsan.supp:$${LSAN_OPTIONS:-}" \

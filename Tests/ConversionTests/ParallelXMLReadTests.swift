@@ -8,18 +8,7 @@ import XCTest
 /// parsed on the scanning thread. Whatever the threads, a conversion gives the bytes, the
 /// diagnostics in their order and the error that one thread gives. Documents here are several
 /// times the 64 KiB chunk the parser hands over.
-final class ParallelXMLReadTests: XCTestCase {
-    var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("calport-parallel-xml-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
+final class ParallelXMLReadTests: ThreadCountTestCase {
     /// An archive of `count` events: zoned and floating times, attendees, alarms, weekly series
     /// with a moved occurrence, non-ASCII text, characters XML escapes.
     static func archive(_ count: Int) -> String {
@@ -47,37 +36,6 @@ final class ParallelXMLReadTests: XCTestCase {
         return text + "END:VCALENDAR\r\n"
     }
 
-    struct Outcome: Equatable {
-        var output: [UInt8]?
-        var diagnostics: [String]
-        var error: String?
-    }
-
-    func convert(_ input: URL, from format: String, jobs: Int, name: String) -> Outcome {
-        let output = directory.appendingPathComponent(name)
-        try? FileManager.default.removeItem(at: output)
-        let log = DiagnosticLog()
-        var failure: String?
-        do {
-            try Converter().run(
-                ConversionRequest(inputs: [input.path], output: output.path, inputFormat: format, outputFormat: "ics", jobs: jobs), log: log)
-        } catch {
-            failure = "\(error)"
-        }
-        return Outcome(
-            output: (try? Data(contentsOf: output)).map { [UInt8]($0) }, diagnostics: log.diagnostics.map { "\($0)" }, error: failure)
-    }
-
-    func assertSameOnEveryThreadCount(_ document: URL, format: String, file: StaticString = #filePath, line: UInt = #line) {
-        let one = convert(document, from: format, jobs: 1, name: "one.ics")
-        for jobs in [2, 4] {
-            let many = convert(document, from: format, jobs: jobs, name: "many-\(jobs).ics")
-            XCTAssertEqual(many.error, one.error, "\(format), -j \(jobs)", file: file, line: line)
-            XCTAssertEqual(many.diagnostics, one.diagnostics, "\(format), -j \(jobs)", file: file, line: line)
-            XCTAssertTrue(many.output == one.output, "\(format), -j \(jobs): the output differs", file: file, line: line)
-        }
-    }
-
     /// Writes the archive in `format` (one thread) and returns the document.
     func document(_ format: String, events: Int) throws -> URL {
         let ics = directory.appendingPathComponent("archive.ics")
@@ -94,7 +52,7 @@ final class ParallelXMLReadTests: XCTestCase {
             XCTAssertGreaterThan(size, 4 * 65_536, format)
             let one = convert(document, from: format, jobs: 1, name: "check.ics")
             XCTAssertNil(one.error, format)
-            assertSameOnEveryThreadCount(document, format: format)
+            assertSameOnEveryThreadCount(document, from: format)
         }
     }
 
@@ -106,7 +64,7 @@ final class ParallelXMLReadTests: XCTestCase {
             try whole.prefix(whole.count * 3 / 5).write(to: cut)
             let one = convert(cut, from: format, jobs: 1, name: "cut-one.ics")
             XCTAssertNotNil(one.error, format)
-            assertSameOnEveryThreadCount(cut, format: format)
+            assertSameOnEveryThreadCount(cut, from: format)
         }
     }
 
@@ -202,12 +160,12 @@ final class ParallelXMLReadTests: XCTestCase {
         XCTAssertTrue(text.contains("TZID:Contoso Context Time") && text.contains("TZID:Contoso Harbour Time 2"), "built zones sent")
         XCTAssertTrue(one.diagnostics.contains { $0.contains("Sometimes294") }, "the last busy word warned about")
         XCTAssertTrue(one.diagnostics.contains { $0.contains("Nowhere Standard Time 297") }, "the last unknown zone warned about")
-        assertSameOnEveryThreadCount(whole, format: "ews")
+        assertSameOnEveryThreadCount(whole, from: "ews")
 
         let failing = directory.appendingPathComponent("failing.xml")
         try Data(Self.ewsRequest(300, badItem: 200).utf8).write(to: failing)
         let failed = convert(failing, from: "ews", jobs: 1, name: "failing-one.ics")
         XCTAssertTrue(failed.error?.contains("not a date") ?? false, failed.error ?? "no error")
-        assertSameOnEveryThreadCount(failing, format: "ews")
+        assertSameOnEveryThreadCount(failing, from: "ews")
     }
 }

@@ -21,7 +21,7 @@ struct GraphElementJob {
         var diagnostics: [Diagnostic] = []
     }
 
-    /// The event's JSON text (`JSONParser.readValueText()`).
+    /// The event's JSON text (`JSONParser.readValueBytes()`).
     let text: [UInt8]
     /// The line it begins on.
     let line: Int
@@ -40,7 +40,7 @@ struct GraphElementJob {
             file: settings.options.sourceName, line: line, strict: settings.options.strict, log: log, vocabulary: settings.vocabulary,
             mapper: settings.mapper)
         do {
-            var parser = JSONParser(text: text, sourceName: settings.options.sourceName, line: line)
+            var parser = JSONParser(bytes: text, sourceName: settings.options.sourceName, line: line)
             output.event = try GraphReader.decoded(try parser.readValue(), path: path, decoder: decoder)
         } catch {
             output.error = error

@@ -260,11 +260,19 @@ public struct GraphReader: CalendarReader {
                     workers.arrayEnded = true
                     break
                 }
-                _ = try parser.peekSignificantByte()
+                let first = try parser.peekSignificantByte()
                 let line = parser.line
                 let path = pages > 1 ? "/page \(page)/value/\(elementIndex)" : "/value/\(elementIndex)"
                 elementIndex += 1
-                pool.submit(GraphElementJob(text: try parser.readValueText(), line: line, path: path))
+                let text: [UInt8]
+                if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+                    text = try parser.readValueBytes().bytes
+                } else {
+                    // Not an event (a string, a number): short, parsed here and handed on as
+                    // text, so that the worker's decoder refuses it in its place.
+                    text = JSONOutput.rendered(try parser.readValue())
+                }
+                pool.submit(GraphElementJob(text: text, line: line, path: path))
             } catch {
                 workers.failure = error
             }

@@ -26,7 +26,7 @@ enum GraphRemainder {
         var bytes = Array(text.utf8)
         // A parser over a source skips a byte order mark at its start (RFC 8259 §8.1).
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        var parser = JSONParser(text: bytes, sourceName: decoder.file, line: 1)
+        var parser = JSONParser(bytes: bytes, sourceName: decoder.file, line: 1)
         let value: JSONValue
         do {
             value = try parser.readValue()

@@ -197,9 +197,17 @@ struct JSCalendarEncoder {
         return text
     }
 
+    /// Whether `url` starts with `mailto:` in any case, as `url.lowercased().hasPrefix` says,
+    /// without lowercasing the whole address (twice per participant) when its start is ASCII.
+    static func isMailto(_ url: String) -> Bool {
+        let start = url.utf8.prefix(7)
+        guard start.count == 7, start.allSatisfy({ $0 < 0x80 }) else { return url.lowercased().hasPrefix("mailto:") }
+        return zip(start, "mailto:".utf8).allSatisfy { a, b in a | (a >= 0x41 && a <= 0x5A ? 0x20 : 0) == b }
+    }
+
     private func sendTo(_ url: String) -> JSONValue {
         var s = JSONObject()
-        s.append(url.lowercased().hasPrefix("mailto:") ? "imip" : "other", .string(url))
+        s.append(Self.isMailto(url) ? "imip" : "other", .string(url))
         return .object(s)
     }
 
@@ -214,13 +222,14 @@ struct JSCalendarEncoder {
             order.append(("p1", org, true, false))
         }
         for a in i.attendees {
-            if let id = ids[a.url.lowercased()], let index = order.firstIndex(where: { $0.id == id }), !order[index].attendee {
+            let key = a.url.lowercased()
+            if let id = ids[key], let index = order.firstIndex(where: { $0.id == id }), !order[index].attendee {
                 order[index].participant = a
                 order[index].attendee = true
                 continue
             }
             let id = "p\(order.count + 1)"
-            if ids[a.url.lowercased()] == nil { ids[a.url.lowercased()] = id }
+            if ids[key] == nil { ids[key] = id }
             order.append((id, a, false, true))
         }
         if let org = i.organizer { o.append("replyTo", sendTo(org.url)) }

@@ -34,6 +34,7 @@ public struct JSCalendarFormat: CalendarFormat {
 
     public func makeWriter(sink: ByteSink, options: WriteOptions, log: DiagnosticLog) -> any CalendarWriter {
         JSCalendarWriter(
-            sink: sink, mapper: mapper(options.vocabularyOverrides), vocabularyOverrides: options.vocabularyOverrides)
+            sink: sink, mapper: mapper(options.vocabularyOverrides), vocabularyOverrides: options.vocabularyOverrides,
+            concurrency: options.concurrency)
     }
 }

@@ -10,11 +10,15 @@ import JSONCoding
 /// Non-empty `recurrenceOverrides` patches become occurrences of their own (RECURRENCE-ID),
 /// following the entry they patch.
 public struct JSCalendarReader: CalendarReader {
-    private var parser: JSONParser
-    private let options: ReadOptions
-    private let log: DiagnosticLog
+    var parser: JSONParser
+    let options: ReadOptions
+    let log: DiagnosticLog
     private let mapper: ICalendarMapper
     private var pending: [CalendarStreamElement] = []
+    let reading: JSCalendarEntryReading
+    /// Entries parsed and decoded on worker threads: set up by the first Group's `entries` when
+    /// `options.concurrency` is above 1.
+    var workers: EntryWorkers?
 
     private enum State {
         case between(inArray: Bool)
@@ -34,16 +38,21 @@ public struct JSCalendarReader: CalendarReader {
         self.options = options
         self.log = log
         self.mapper = mapper
+        self.reading = JSCalendarEntryReading(options: options, log: log, mapper: mapper)
     }
 
-    private func decoder(_ line: Int) -> JSCalendarDecoder {
-        JSCalendarDecoder(
-            file: options.sourceName, line: line, strict: options.strict, log: log,
-            vocabulary: JSCalendarVocabulary.participants.applying(options.vocabularyOverrides))
+    public var readsOnSeveralThreads: Bool { options.concurrency > 1 }
+
+    private func decoder(_ line: Int) -> JSCalendarDecoder { reading.decoder(line) }
+
+    private func jcal(_ line: Int) -> JCalValueDecoder { reading.jcal(line) }
+
+    private func components(_ value: JSONValue, line: Int, path: String) throws -> [CalendarStreamElement] {
+        try reading.components(value, line: line, path: path)
     }
 
-    private func jcal(_ line: Int) -> JCalValueDecoder {
-        JCalValueDecoder(file: options.sourceName, line: line, strict: options.strict, log: log)
+    private func items(_ o: JSONObject, line: Int, path: String) throws -> [CalendarStreamElement] {
+        try reading.items(o, line: line, path: path)
     }
 
     public mutating func next() throws -> CalendarStreamElement? {
@@ -77,6 +86,14 @@ public struct JSCalendarReader: CalendarReader {
             }
             try beginObject(inArray: inArray)
         case .entries(let inArray):
+            if options.concurrency > 1 {
+                guard let elements = try nextFromWorkers() else {
+                    state = .afterEntries(inArray: inArray, trailing: [])
+                    return true
+                }
+                pending += elements
+                return true
+            }
             guard try parser.hasNextElement() else {
                 state = .afterEntries(inArray: inArray, trailing: [])
                 return true
@@ -121,6 +138,7 @@ public struct JSCalendarReader: CalendarReader {
                 }
                 try beginCalendar(group, line: line)
                 try parser.beginArray()
+                workers?.entriesEnded = false
                 state = .entries(inArray: inArray)
                 return
             }
@@ -155,80 +173,5 @@ public struct JSCalendarReader: CalendarReader {
         if let comps = group[JSCalendarWriter.componentsMember] {
             pending += try components(comps, line: line, path: "/\(JSCalendarWriter.componentsMember)")
         }
-    }
-
-    private func components(_ value: JSONValue, line: Int, path: String) throws -> [CalendarStreamElement] {
-        guard let a = value.arrayValue else {
-            throw CalendarError(.data, file: options.sourceName, line: line, location: path, "expected an array of jCal components")
-        }
-        let d = jcal(line)
-        return try a.enumerated().map { .entry(mapper.entry(from: try d.component($1, "\(path)/\($0)")), line: line) }
-    }
-
-    /// The entry an Event or Task describes, then one per non-empty override patch.
-    private func items(_ o: JSONObject, line: Int, path: String) throws -> [CalendarStreamElement] {
-        var result: [CalendarStreamElement] = []
-        if let comps = o[JSCalendarWriter.componentsBeforeItemMember] {
-            result += try components(comps, line: line, path: "\(path)/\(JSCalendarWriter.componentsBeforeItemMember)")
-        }
-        result.append(.entry(try entry(o, line: line, path: path), line: line))
-        guard let overrides = o["recurrenceOverrides"]?.objectValue else { return result }
-        for m in overrides.members {
-            guard let patch = m.value.objectValue, !patch.members.isEmpty, patch["excluded"] != .bool(true) else { continue }
-            var occurrence = o
-            for member in [
-                "recurrenceRules", "recurrenceRule", "recurrenceOverrides", "excludedRecurrenceRules", JSCalendarWriter.remainderMember,
-                JSCalendarWriter.componentsBeforeItemMember,
-            ] {
-                occurrence.set(member, nil)
-            }
-            // RFC 8984 §4.3.5: the occurrence starts at its recurrence id unless the patch moves it.
-            occurrence.set("recurrenceId", .string(m.key))
-            occurrence.set("start", .string(m.key))
-            for change in patch.members {
-                try Self.patch(&occurrence, pointer: change.key, value: change.value, line: line, file: options.sourceName)
-            }
-            result.append(.entry(try entry(occurrence, line: line, path: "\(path)/recurrenceOverrides/\(m.key)"), line: line))
-        }
-        return result
-    }
-
-    /// RFC 8984 §1.4.9 PatchObject: a path of member names; null removes.
-    static func patch(_ o: inout JSONObject, pointer: String, value: JSONValue, line: Int, file: String) throws {
-        let parts = pointer.split(separator: "/", omittingEmptySubsequences: false).map {
-            String($0).replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-        }
-        func apply(_ o: inout JSONObject, _ parts: ArraySlice<String>) throws {
-            guard let first = parts.first else { return }
-            if parts.count == 1 {
-                o.set(first, value == .null ? nil : value)
-                return
-            }
-            guard var inner = o[first]?.objectValue else {
-                throw CalendarError(
-                    .data, file: file, line: line, location: pointer, "patch path '\(pointer)' does not name an object member")
-            }
-            try apply(&inner, parts.dropFirst())
-            o.set(first, .object(inner))
-        }
-        try apply(&o, parts[...])
-    }
-
-    private func entry(_ o: JSONObject, line: Int, path: String) throws -> CalendarEntry {
-        var d = decoder(line)
-        let remainder = try o[JSCalendarWriter.remainderMember].map {
-            try ICalendarRemainder(json: $0, decoder: jcal(line), path: "\(path)/\(JSCalendarWriter.remainderMember)")
-        }
-        let typed: CalendarEntry
-        do {
-            typed = try d.entry(o, path)
-        } catch let error as CalendarError {
-            // The writer's last resort: everything is in the remainder.
-            guard let remainder, remainder.replaces.contains("*") else { throw error }
-            let name = o["@type"]?.stringValue == "Task" ? "VTODO" : "VEVENT"
-            return mapper.entry(from: remainder.applied(to: Component(name: name)))
-        }
-        guard let remainder else { return typed }
-        return mapper.entry(from: remainder.applied(to: mapper.component(from: typed)))
     }
 }

@@ -48,6 +48,12 @@ public struct JSONOutput {
         self.capacity = storage.capacity
     }
 
+    /// An output that is never flushed, whose bytes are read back through `bytes`: a value
+    /// written apart (on a worker thread) and then into a document with `rawValue`.
+    public init(capacity: Int) {
+        self.init(sink: DiscardingSink(), capacity: capacity)
+    }
+
     /// Calls `body` with the bytes written and not yet handed to the sink, without copying them.
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(start: base, count: count))
