@@ -37,7 +37,7 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "The report's format where its path has no .json or .html extension: json or html.")
     var reportFormat: ReportFormat?
 
-    @Option(name: .shortAndLong, help: "Inputs read at the same time (default: one per core).")
+    @Option(name: .shortAndLong, help: "Threads to use: inputs read at the same time, and a reader's or writer's own workers (default: one per core).")
     var jobs: Int?
 
     @Flag(help: "Never draw the progress bar (it is drawn only when standard error is a terminal).")
