@@ -8,18 +8,7 @@ import XCTest
 /// conversion gives the bytes, the diagnostics in their order and the error that one thread
 /// gives, in both directions, for whole documents and for documents cut off or broken in the
 /// middle.
-final class ParallelGraphTests: XCTestCase {
-    var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("calport-parallel-graph-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
+final class ParallelGraphTests: ThreadCountTestCase {
     /// `ParallelXMLReadTests`' archive of `count` events (zoned times, attendees, alarms, weekly
     /// series with a moved occurrence) and a quarter as many more of what Graph treats apart:
     /// floating times (a reported loss), all-day events, X- properties (kept in the extended
@@ -38,43 +27,6 @@ final class ParallelGraphTests: XCTestCase {
         }
         let base = ParallelXMLReadTests.archive(count)
         return String(base.dropLast("END:VCALENDAR\r\n".count)) + extra + "END:VCALENDAR\r\n"
-    }
-
-    struct Outcome: Equatable {
-        var output: [UInt8]?
-        var diagnostics: [String]
-        var error: String?
-    }
-
-    func convert(_ input: URL, from: String, to: String, jobs: Int, name: String, settings: [String: String] = [:]) -> Outcome {
-        let output = directory.appendingPathComponent(name)
-        try? FileManager.default.removeItem(at: output)
-        let log = DiagnosticLog()
-        var failure: String?
-        do {
-            try Converter().run(
-                ConversionRequest(
-                    inputs: [input.path], output: output.path, inputFormat: from, outputFormat: to, formatSettings: settings, jobs: jobs),
-                log: log)
-        } catch {
-            failure = "\(error)"
-        }
-        return Outcome(
-            output: (try? Data(contentsOf: output)).map { [UInt8]($0) }, diagnostics: log.diagnostics.map { "\($0)" }, error: failure)
-    }
-
-    func assertSameOnEveryThreadCount(
-        _ input: URL, from: String, to: String, settings: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line
-    ) -> Outcome {
-        // One output name for every run: the writer's warnings name it.
-        let one = convert(input, from: from, to: to, jobs: 1, name: "out.\(to)", settings: settings)
-        for jobs in [2, 4] {
-            let many = convert(input, from: from, to: to, jobs: jobs, name: "out.\(to)", settings: settings)
-            XCTAssertEqual(many.error, one.error, "\(from) -> \(to), -j \(jobs)", file: file, line: line)
-            XCTAssertEqual(many.diagnostics, one.diagnostics, "\(from) -> \(to), -j \(jobs)", file: file, line: line)
-            XCTAssertTrue(many.output == one.output, "\(from) -> \(to), -j \(jobs): the output differs", file: file, line: line)
-        }
-        return one
     }
 
     func archiveFile(events: Int) throws -> URL {

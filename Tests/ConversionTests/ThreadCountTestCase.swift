@@ -24,14 +24,16 @@ class ThreadCountTestCase: XCTestCase {
         var error: String?
     }
 
-    func convert(_ input: URL, from: String, to: String = "ics", jobs: Int, name: String) -> Outcome {
+    func convert(_ input: URL, from: String, to: String = "ics", jobs: Int, name: String, settings: [String: String] = [:]) -> Outcome {
         let output = directory.appendingPathComponent(name)
         try? FileManager.default.removeItem(at: output)
         let log = DiagnosticLog()
         var failure: String?
         do {
             try Converter().run(
-                ConversionRequest(inputs: [input.path], output: output.path, inputFormat: from, outputFormat: to, jobs: jobs), log: log)
+                ConversionRequest(
+                    inputs: [input.path], output: output.path, inputFormat: from, outputFormat: to, formatSettings: settings, jobs: jobs),
+                log: log)
         } catch {
             failure = "\(error)"
         }
@@ -42,11 +44,13 @@ class ThreadCountTestCase: XCTestCase {
     /// Converts `input` on 1, 2 and 4 threads and compares; returns the one-thread outcome.
     @discardableResult
     func assertSameOnEveryThreadCount(
-        _ input: URL, from: String, to: String = "ics", file: StaticString = #filePath, line: UInt = #line
+        _ input: URL, from: String, to: String = "ics", settings: [String: String] = [:], file: StaticString = #filePath,
+        line: UInt = #line
     ) -> Outcome {
-        let one = convert(input, from: from, to: to, jobs: 1, name: "one.\(to)")
+        // One output name for every run: some writers' warnings name it.
+        let one = convert(input, from: from, to: to, jobs: 1, name: "out.\(to)", settings: settings)
         for jobs in [2, 4] {
-            let many = convert(input, from: from, to: to, jobs: jobs, name: "many-\(jobs).\(to)")
+            let many = convert(input, from: from, to: to, jobs: jobs, name: "out.\(to)", settings: settings)
             XCTAssertEqual(many.error, one.error, "\(from) -> \(to), -j \(jobs)", file: file, line: line)
             XCTAssertEqual(many.diagnostics, one.diagnostics, "\(from) -> \(to), -j \(jobs)", file: file, line: line)
             XCTAssertTrue(many.output == one.output, "\(from) -> \(to), -j \(jobs): the output differs", file: file, line: line)
