@@ -1,5 +1,5 @@
 import CalendarModel
-import Synchronization
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -17,7 +17,7 @@ import Synchronization
 ///
 /// Shared by the reader's thread and the scanner's (`CalendarDataReadAhead`), under a lock.
 /// Bounded: blocks are learnt until `maximumCount` or `maximumBytes` is reached.
-final class RepeatedCalendarText: Sendable {
+final class RepeatedCalendarText: @unchecked Sendable {
     /// Lines of a resource's text that may be cut out: whole physical lines, from `start` up
     /// to `end` (past the last one's terminator), the first on `line` (1-based, counted as the
     /// iCalendar lexer counts them), `lineCount` of them.
@@ -65,7 +65,7 @@ final class RepeatedCalendarText: Sendable {
 
     private struct State {
         var zones: [Key: CalendarEntry] = [:]
-        var headers: [Key: Calendar] = [:]
+        var headers: [Key: CalendarModel.Calendar] = [:]
         var bytes = 0
 
         mutating func makeRoom(for count: Int) -> Bool {
@@ -75,18 +75,28 @@ final class RepeatedCalendarText: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    // A pthread lock (NSLock), not Synchronization's Mutex: ThreadSanitizer sees no order in
+    // the Mutex's futex on Linux and reports its guarded state as raced.
+    private let lock = NSLock()
+    /// Guarded by `lock`.
+    private var state = State()
+
+    private func withState<R>(_ body: (inout State) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
+    }
 
     /// The entry read before from each zone block's text, nil where there is none.
     func knownZones(_ blocks: [Block], in text: [UInt8]) -> [CalendarEntry?] {
         let keys = blocks.map { Key(bytes: Array(text[$0.start..<$0.end])) }
-        return state.withLock { state in keys.map { state.zones[$0] } }
+        return withState { state in keys.map { state.zones[$0] } }
     }
 
     /// The calendar read before from a header block's text.
-    func knownHeader(_ block: Block, in text: [UInt8]) -> Calendar? {
+    func knownHeader(_ block: Block, in text: [UInt8]) -> CalendarModel.Calendar? {
         let key = Key(bytes: Array(text[block.start..<block.end]))
-        return state.withLock { $0.headers[key] }
+        return withState { $0.headers[key] }
     }
 
     /// Keeps the entry read from a VTIMEZONE's text, while there is room; the entry kept for
@@ -95,7 +105,7 @@ final class RepeatedCalendarText: Sendable {
     /// arrays that share their storage compare at once.
     func learn(zone entry: CalendarEntry, text: ArraySlice<UInt8>) -> CalendarEntry {
         let key = Key(bytes: Array(text))
-        return state.withLock { state in
+        return withState { state in
             if let kept = state.zones[key] { return kept }
             if state.makeRoom(for: text.count) { state.zones[key] = entry }
             return entry
@@ -103,9 +113,9 @@ final class RepeatedCalendarText: Sendable {
     }
 
     /// Keeps the calendar read from a header's text, while there is room.
-    func learn(header calendar: Calendar, text: ArraySlice<UInt8>) {
+    func learn(header calendar: CalendarModel.Calendar, text: ArraySlice<UInt8>) {
         let key = Key(bytes: Array(text))
-        state.withLock { state in
+        withState { state in
             guard state.headers[key] == nil, state.makeRoom(for: text.count) else { return }
             state.headers[key] = calendar
         }
