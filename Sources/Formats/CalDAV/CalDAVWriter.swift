@@ -33,6 +33,9 @@ public struct CalDAVWriter: CalendarWriter {
     private var calendar: Calendar?
     private var entries: [(entry: CalendarEntry, line: Int)] = []
     private var usedCollections: Set<String> = []
+    /// Per slug, a number below which every `-n` href is taken: thousands of calendars of one
+    /// name (a mutated archive had 63,000) were numbered from 1 each time, quadratic in them.
+    private var firstFreeSuffix: [String: Int] = [:]
     private var syncToken: String?
     /// The streaming path's state for the open calendar (iCalendar calendar data).
     private var stream: Stream?
@@ -470,10 +473,16 @@ public struct CalDAVWriter: CalendarWriter {
             let base = "/calendars/" + Self.slug(calendar.title ?? "calendar")
             href = base + "/"
             var n = 1
+            if usedCollections.contains(href), let known = firstFreeSuffix[base] {
+                n = known
+                href = base + "-\(n)/"
+            }
             while usedCollections.contains(href) {
                 n += 1
                 href = base + "-\(n)/"
             }
+            // Hrefs are only ever added, so every number below n stays taken.
+            if n > 1 { firstFreeSuffix[base] = n }
         }
         if claim { usedCollections.insert(href) }
         return href
