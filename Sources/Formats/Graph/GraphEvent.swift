@@ -33,4 +33,6 @@ struct GraphEvent {
     /// single event, a master): made as it is read (`GraphReader.decoded`), on a worker thread
     /// when the reader has them.
     var kept: Event?
+    /// A master's `exceptionOccurrences` as overrides, made with `kept` (and they then dropped).
+    var exceptionOverrides: GraphSeriesGrouper.ExceptionOverrides?
 }

@@ -17,12 +17,21 @@ struct GraphSeriesGrouper {
     /// Instances held while their master is missing before the oldest series is let go.
     var waitingLimit = 10_000
 
-    private struct Master {
+    /// What an override needs of its series.
+    struct Master {
         var uid: String?
         var start: CalendarDateTime?
         /// RECURRENCE-IDs written (UTC seconds), so an exception given twice (beta
         /// `exceptionOccurrences` and calendarView) is written once.
         var overrides: Set<Int> = []
+    }
+
+    /// A master's beta `exceptionOccurrences` as the overrides they become, in order, and what
+    /// stopped them (thrown after the overrides before it are written).
+    struct ExceptionOverrides {
+        var master: Master
+        var events: [Event] = []
+        var failure: Error?
     }
 
     private var masters: [String: Master] = [:]
@@ -92,13 +101,10 @@ struct GraphSeriesGrouper {
         let event = try e.kept ?? decoder.kept(Self.master(e), e.remainder)
         out.append(.entry(.event(event), line: line))
         let id = e.id ?? ""
-        masters[id] = Master(uid: event.uid, start: event.start)
-        for (object, path) in e.exceptionOccurrences {
-            var exception = try decoder.event(object, path: path)
-            exception.kind = .exception
-            exception.seriesMasterID = id
-            try instance(exception, masterID: id, line: line, decoder: decoder, into: &out)
-        }
+        let exceptions = e.exceptionOverrides ?? Self.exceptionOverrides(e, master: event, decoder: decoder)
+        masters[id] = exceptions.master
+        for override in exceptions.events { out.append(.entry(.event(override), line: line)) }
+        if let failure = exceptions.failure { throw failure }
         if let held = waiting.removeValue(forKey: id) {
             waitingOrder.removeAll { $0 == id }
             waitingCount -= held.count
@@ -113,17 +119,42 @@ struct GraphSeriesGrouper {
         _ e: GraphEvent, masterID: String, line: Int, decoder: GraphEventDecoder, into out: inout [CalendarStreamElement]
     ) throws {
         guard e.kind == .exception, var master = masters[masterID] else { return }
+        defer { masters[masterID] = master }
+        guard let event = try Self.keptOverride(e, masterID: masterID, of: &master, decoder: decoder) else { return }
+        out.append(.entry(.event(event), line: line))
+    }
+
+    /// An exception as the override it becomes of `master`'s series, with the source's kept
+    /// iCalendar; nil when that RECURRENCE-ID is written already, or when it has no time to
+    /// give one (which is said).
+    private static func keptOverride(_ e: GraphEvent, masterID: String, of master: inout Master, decoder: GraphEventDecoder) throws -> Event? {
         guard let original = e.originalStart ?? e.event.start.flatMap(GraphDateTimes.utc),
-            let event = Self.override(e, uid: master.uid, seriesStart: master.start)
+            let event = override(e, uid: master.uid, seriesStart: master.start)
         else {
             try decoder.warn("", "exception of series \(masterID) has neither originalStart nor start; left out")
-            return
+            return nil
         }
-        let key = original.wallSecondsSinceEpoch
-        guard !master.overrides.contains(key) else { return }
-        master.overrides.insert(key)
-        masters[masterID] = master
-        out.append(.entry(.event(try decoder.kept(event, e.remainder)), line: line))
+        guard master.overrides.insert(original.wallSecondsSinceEpoch).inserted else { return nil }
+        return try decoder.kept(event, e.remainder)
+    }
+
+    /// A master's beta `exceptionOccurrences` as overrides of `master` (the master as handed
+    /// out): they need no other event, so the reader makes them with the master
+    /// (`GraphReader.decoded`), on a worker thread when it has them.
+    static func exceptionOverrides(_ e: GraphEvent, master: Event, decoder: GraphEventDecoder) -> ExceptionOverrides {
+        let masterID = e.id ?? ""
+        var result = ExceptionOverrides(master: Master(uid: master.uid, start: master.start))
+        do {
+            for (object, path) in e.exceptionOccurrences {
+                var exception = try decoder.event(object, path: path)
+                exception.kind = .exception
+                exception.seriesMasterID = masterID
+                if let event = try keptOverride(exception, masterID: masterID, of: &result.master, decoder: decoder) { result.events.append(event) }
+            }
+        } catch {
+            result.failure = error
+        }
+        return result
     }
 
     /// The occurrence's original start in the form of the series' start (RFC 5545 §3.8.4.4:
