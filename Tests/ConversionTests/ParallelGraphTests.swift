@@ -36,7 +36,8 @@ final class ParallelGraphTests: ThreadCountTestCase {
     }
 
     /// The archive as Graph JSON (one thread), with elements that warn put in front: a
-    /// deletion, an unknown type.
+    /// deletion, an unknown type, a master whose exceptions warn as they are read and as they
+    /// are grouped (in that order, one exception after the other).
     func graphDocument(events: Int) throws -> String {
         let out = directory.appendingPathComponent("archive.graph.json")
         try Converter().run(
@@ -47,6 +48,12 @@ final class ParallelGraphTests: ThreadCountTestCase {
         let warning = """
             {"@removed":{"reason":"deleted"},"id":"gone-1"},
             {"type":"strange","subject":"odd","start":{"dateTime":"2026-05-01T09:00:00","timeZone":"UTC"}},
+            {"type":"seriesMaster","id":"master-1","subject":"daily","start":{"dateTime":"2026-05-04T09:00:00","timeZone":"UTC"},
+             "end":{"dateTime":"2026-05-04T10:00:00","timeZone":"UTC"},
+             "recurrence":{"pattern":{"type":"daily","interval":1},"range":{"type":"numbered","startDate":"2026-05-04","numberOfOccurrences":5}},
+             "exceptionOccurrences":[{"subject":"no time"},
+              {"type":"stranger","subject":"moved","originalStart":"2026-05-05T09:00:00Z",
+               "start":{"dateTime":"2026-05-05T11:00:00","timeZone":"UTC"},"end":{"dateTime":"2026-05-05T12:00:00","timeZone":"UTC"}}]},
 
             """
         return "{\"value\":[\n" + warning + text.dropFirst("{\"value\":[\n".count)
@@ -70,6 +77,11 @@ final class ParallelGraphTests: ThreadCountTestCase {
         XCTAssertNil(one.error)
         XCTAssertTrue(one.diagnostics.contains { $0.contains("deletion reported") })
         XCTAssertTrue(one.diagnostics.contains { $0.contains("unknown event type") })
+        let noTime = one.diagnostics.firstIndex { $0.contains("series master-1 has neither originalStart nor start") }
+        let stranger = one.diagnostics.firstIndex { $0.contains("unknown event type \"stranger\"") }
+        XCTAssertNotNil(noTime)
+        XCTAssertLessThan(noTime ?? .max, stranger ?? -1)
+        XCTAssertTrue(String(decoding: one.output ?? [], as: UTF8.self).contains("SUMMARY:moved"))
         XCTAssertTrue(String(decoding: one.output ?? [], as: UTF8.self).contains("X-CALPORT-TEST:value 149"))
     }
 

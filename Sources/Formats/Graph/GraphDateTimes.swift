@@ -12,6 +12,13 @@ enum GraphDateTimes {
     /// Whether Graph means UTC by this zone name (its default when no `Prefer` header is sent).
     static func isUTC(_ zone: String?) -> Bool {
         guard let zone else { return true }
+        // Most names are longer Windows ids: their length says no before a lower-cased copy is
+        // made (that copy was a quarter of reading a time). Only ASCII lower-cases to these
+        // names, and lower-casing keeps ASCII's length.
+        switch zone.utf8.count {
+        case 1, 3, 7, 21, 26: break
+        default: return false
+        }
         switch zone.lowercased() {
         case "utc", "etc/utc", "tzone://microsoft/utc", "coordinated universal time", "z": return true
         default: return false
