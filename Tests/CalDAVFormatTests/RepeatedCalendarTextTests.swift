@@ -1,8 +1,11 @@
-import CalDAVFormat
 import CalendarModel
 import CalendarTestSupport
 import Conversion
+import ICSFormat
 import XCTest
+import XCalFormat
+
+@testable import CalDAVFormat
 
 /// Resources that repeat the same VCALENDAR properties and VTIMEZONE read as if each were read
 /// whole, though the reader parses a repeated block only once: entries keep the lines of the
@@ -42,19 +45,24 @@ final class RepeatedCalendarTextTests: XCTestCase {
         return (Array(lines.joined(separator: "\n").utf8), firstLines)
     }
 
-    static func read(_ bytes: [UInt8], concurrency: Int) throws -> (elements: [CalendarStreamElement], diagnostics: [Diagnostic]) {
+    /// The document read on `concurrency` threads; with `readAheadLead` 0 the scanner's thread
+    /// reads every resource's calendar data (as it does while the reader's thread lags).
+    static func read(_ bytes: [UInt8], concurrency: Int, readAheadLead: Int = CalendarDataReadAhead.defaultLead) throws -> (
+        elements: [CalendarStreamElement], diagnostics: [Diagnostic]
+    ) {
         let log = DiagnosticLog()
-        var reader = StandardFormats.registry.format(id: "caldav")!.makeReader(
-            source: MemoryByteSource(bytes), options: ReadOptions(sourceName: "in.xml", concurrency: concurrency), log: log)
+        var reader = CalDAVReader(
+            source: MemoryByteSource(bytes), options: ReadOptions(sourceName: "in.xml", concurrency: concurrency), log: log,
+            calendarDataFormats: [ICSFormat(), XCalFormat()], readAheadLead: readAheadLead)
         var out: [CalendarStreamElement] = []
         while let e = try reader.next() { out.append(e) }
         return (out, log.diagnostics)
     }
 
     func testRepeatedBlocksReadAsIfEachResourceWereReadWhole() throws {
-        // Eighteen resources, so that the scanner reads some ahead on two threads (the
-        // sixteenth among them); that one has a line that lost its folding space, the next a
-        // different zone of the same TZID.
+        // Eighteen resources, read ahead on the scanner's thread on two threads (all of them,
+        // or those it reaches while the reader lags); the sixteenth has a line that lost its
+        // folding space, the next a different zone of the same TZID.
         var resources: [[String]] = []
         for i in 1...18 {
             let extra = i == 16 ? ["LOCATION:Room 1", "and its wing"] : []
@@ -84,8 +92,10 @@ final class RepeatedCalendarTextTests: XCTestCase {
         XCTAssertEqual(whole.diagnostics.first?.line, firstLines[15] + location)
         XCTAssertEqual(messages.last, "/cal/16.ics: VTIMEZONE Europe/Berlin differs from the one read before; the first is kept")
 
-        let threaded = try Self.read(bytes, concurrency: 2)
-        XCTAssertEqual(threaded.elements, whole.elements)
-        XCTAssertEqual(threaded.diagnostics, whole.diagnostics)
+        for lead in [0, CalendarDataReadAhead.defaultLead] {
+            let threaded = try Self.read(bytes, concurrency: 2, readAheadLead: lead)
+            XCTAssertEqual(threaded.elements, whole.elements, "lead \(lead)")
+            XCTAssertEqual(threaded.diagnostics, whole.diagnostics, "lead \(lead)")
+        }
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 import XCTest
 
 /// The XML readers split their work over threads when they may (`--jobs` above 1): libxml2 on a
-/// thread of its own (xCal, EWS), the trees on another, and for CalDAV one resource in four
-/// parsed on the scanning thread. Whatever the threads, a conversion gives the bytes, the
+/// thread of its own (xCal, EWS), the trees on another, and for CalDAV the calendar data of
+/// the resources the reader lags behind on parsed on the scanning thread. Whatever the threads, a conversion gives the bytes, the
 /// diagnostics in their order and the error that one thread gives. Documents here are several
 /// times the 64 KiB chunk the parser hands over.
 final class ParallelXMLReadTests: ThreadCountTestCase {

@@ -20,6 +20,9 @@ public struct CalDAVReader: CalendarReader {
     /// thread of its own (libxml2 and the response trees), while this one reads the calendar
     /// data they hold.
     private let units: Prefetcher<CalDAVScanner.Unit>
+    /// The scanner's reading of calendar data, told of each response taken so that it reads
+    /// ahead only while this thread is behind.
+    private let readAhead: CalendarDataReadAhead?
     private var done = false
 
     /// The calendar being streamed.
@@ -42,6 +45,16 @@ public struct CalDAVReader: CalendarReader {
     /// A reader over `source` that reads embedded calendar data with `calendarDataFormats`
     /// (chosen by media type; the first is used for calendar-timezone).
     public init(source: ByteSource, options: ReadOptions, log: DiagnosticLog, calendarDataFormats: [any CalendarFormat]) {
+        self.init(
+            source: source, options: options, log: log, calendarDataFormats: calendarDataFormats,
+            readAheadLead: CalendarDataReadAhead.defaultLead)
+    }
+
+    /// The same, the scanner reading calendar data ahead once this reader is `readAheadLead`
+    /// responses behind (`CalendarDataReadAhead`; 0 reads all of it there, for tests).
+    init(
+        source: ByteSource, options: ReadOptions, log: DiagnosticLog, calendarDataFormats: [any CalendarFormat], readAheadLead: Int
+    ) {
         self.options = options
         self.log = log
         // Both threads' parsers cut out the blocks either has read before.
@@ -49,7 +62,9 @@ public struct CalDAVReader: CalendarReader {
         self.data = CalendarDataParser(formats: calendarDataFormats, options: options, log: log, repeated: repeated)
         // With a second thread, that thread also reads some of the calendar data.
         let readAhead =
-            options.concurrency > 1 ? CalendarDataReadAhead(formats: calendarDataFormats, options: options, repeated: repeated) : nil
+            options.concurrency > 1
+            ? CalendarDataReadAhead(formats: calendarDataFormats, options: options, repeated: repeated, lead: readAheadLead) : nil
+        self.readAhead = readAhead
         let scanner = CalDAVScanner(source: source, sourceName: options.sourceName, readAhead: readAhead)
         self.units = Prefetcher(concurrently: options.concurrency > 1) { scanner.next() }
     }
@@ -96,6 +111,7 @@ public struct CalDAVReader: CalendarReader {
             try close()
             done = true
         case .response(let response, let read):
+            readAhead?.noteTaken()
             try handle(response, read: read)
         case .syncToken(let token):
             syncToken = token

@@ -1,4 +1,5 @@
 import CalendarModel
+import Synchronization
 import XMLSupport
 
 /// Reads the calendar data of some DAV:responses on the scanning thread, so that the two
@@ -15,14 +16,21 @@ final class CalendarDataReadAhead {
         var diagnostics: [Diagnostic]
     }
 
-    /// How many of every `cycle` resources with calendar data are read ahead. One in four
-    /// balanced the threads on the bench archive while every resource's VTIMEZONEs were parsed
-    /// (10k items: two in five left the scanner 3.0G instructions against the reader's 2.4G;
-    /// three in ten, 2.8G against 2.6G); with repeated blocks cut out (`RepeatedCalendarText`)
-    /// a resource costs less, and one in sixteen does (10k items: one in eight left the
-    /// scanner 2.33G instructions against the reader's 2.04G).
-    private static let readAhead = 1
-    private static let cycle = 16
+    /// How many responses the scanner may be ahead of the reader before it reads their calendar
+    /// data itself. The scanner hands responses on in batches of 16, at most four waiting
+    /// (`Prefetcher`): when the reader is the slower, the scanner stays 48 to 96 ahead, and
+    /// blocks there unless it has something to do; when the scanner is the slower, it is at
+    /// most 32 ahead. Reading ahead only in the first case balances the threads whatever a
+    /// resource costs to parse against the XML around it (a fixed one in sixteen left the
+    /// reader's thread busy and the scanner's idle a third of the time: caldav -> ICS at 100k
+    /// took 5.3 s of CPU in 3.4 s).
+    static let defaultLead = 40
+    private let lead: Int
+
+    /// Responses the scanner has handed on (written on the scanner's thread only) and the
+    /// reader has taken (written on the reader's).
+    private var handedOn = 0
+    private let taken = Atomic<Int>(0)
 
     private final class Collected {
         var diagnostics: [Diagnostic] = []
@@ -30,9 +38,10 @@ final class CalendarDataReadAhead {
 
     private let parser: CalendarDataParser
     private let collected = Collected()
-    private var seen = 0
 
-    init(formats: [any CalendarFormat], options: ReadOptions, repeated: RepeatedCalendarText?) {
+    /// Reads ahead once the reader is `lead` responses behind (0: every response; tests).
+    init(formats: [any CalendarFormat], options: ReadOptions, repeated: RepeatedCalendarText?, lead: Int = defaultLead) {
+        self.lead = lead
         let collected = self.collected
         // Kept whole: the reader's log bounds them when they are replayed into it.
         let log = DiagnosticLog(keptPerKind: nil) { collected.diagnostics.append($0) }
@@ -40,14 +49,19 @@ final class CalendarDataReadAhead {
     }
 
     /// The response's calendar data read now, when `CalDAVReader.handle` would parse it and
-    /// this response is one of those read ahead; nil otherwise.
+    /// the reader is far enough behind; nil otherwise. Called for every response handed on.
     func read(_ response: DAVResponse) -> Read? {
+        handedOn += 1
         if let status = response.status, let code = DAVResponse.code(status), !(200..<300).contains(code) { return nil }
         guard !response.isCalendarCollection, let data = response.properties[DAVNames.calendarData] else { return nil }
-        seen += 1
-        guard seen % Self.cycle < Self.readAhead else { return nil }
+        guard handedOn - taken.load(ordering: .relaxed) >= lead else { return nil }
         collected.diagnostics = []
         let result = Result { try parser.parse(data, resource: response.href ?? "") }
         return Read(result: result, diagnostics: collected.diagnostics)
+    }
+
+    /// Called by the reader for every response it takes from the scanner.
+    func noteTaken() {
+        taken.add(1, ordering: .relaxed)
     }
 }

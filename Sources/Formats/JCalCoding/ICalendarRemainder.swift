@@ -35,15 +35,18 @@ public struct ICalendarRemainder: Equatable {
         var doneOriginal = [Bool](repeating: false, count: original.count)
         var doneReconstructed = [Bool](repeating: false, count: reconstructed.count)
         var matches: [Int] = []
+        // Names are compared length first: most pairs differ, and `==` on two different short
+        // names still took the slow comparison.
+        func sameName(_ a: String, _ b: String) -> Bool { a.utf8.count == b.utf8.count && a == b }
         func visit(_ n: String, originalFrom: Int, reconstructedFrom: Int) {
             matches.removeAll(keepingCapacity: true)
-            for i in originalFrom..<original.count where !doneOriginal[i] && originalNames[i] == n {
+            for i in originalFrom..<original.count where !doneOriginal[i] && sameName(originalNames[i], n) {
                 doneOriginal[i] = true
                 matches.append(i)
             }
             var same = true
             var k = 0
-            for j in reconstructedFrom..<reconstructed.count where !doneReconstructed[j] && reconstructedNames[j] == n {
+            for j in reconstructedFrom..<reconstructed.count where !doneReconstructed[j] && sameName(reconstructedNames[j], n) {
                 doneReconstructed[j] = true
                 if same { same = k < matches.count && original[matches[k]] == reconstructed[j] }
                 k += 1
@@ -106,14 +109,14 @@ public struct ICalendarRemainder: Equatable {
     }
 
     /// Reads the vendor member's value.
-    public init(json: JSONValue, decoder: JCalValueDecoder, path: String) throws {
-        guard let o = json.objectValue else { throw decoder.fail(path, "calport:iCalendar must be an object") }
+    public init(json: JSONValue, decoder: JCalValueDecoder, path: @autoclosure () -> String) throws {
+        guard let o = json.objectValue else { throw decoder.fail(path(), "calport:iCalendar must be an object") }
         replaces = try (o["replaces"]?.arrayValue ?? []).map { v in
-            guard let s = v.stringValue else { throw decoder.fail("\(path)/replaces", "names must be strings") }
+            guard let s = v.stringValue else { throw decoder.fail("\(path())/replaces", "names must be strings") }
             return s.uppercased()
         }
-        properties = try (o["properties"]?.arrayValue ?? []).enumerated().map { try decoder.property($1, "\(path)/properties/\($0)") }
-        components = try (o["components"]?.arrayValue ?? []).enumerated().map { try decoder.component($1, "\(path)/components/\($0)") }
+        properties = try (o["properties"]?.arrayValue ?? []).enumerated().map { try decoder.property($1, "\(path())/properties/\($0)") }
+        components = try (o["components"]?.arrayValue ?? []).enumerated().map { try decoder.component($1, "\(path())/components/\($0)") }
     }
 
     /// An empty remainder.

@@ -37,22 +37,25 @@ public struct JCalValueDecoder {
         log.warning(file: file, line: line, location: path.isEmpty ? nil : path, message)
     }
 
+    // The `path` of what is read next is made only for a message: JSON readers decode a
+    // remainder of a few properties for every item, and paths made ahead were a visible share.
+
     /// A jCal component, `[name, [properties], [components]]`.
-    public func component(_ v: JSONValue, _ path: String) throws -> Component {
+    public func component(_ v: JSONValue, _ path: @autoclosure () -> String) throws -> Component {
         guard let a = v.arrayValue, a.count == 3, let name = a[0].stringValue, let props = a[1].arrayValue,
             let comps = a[2].arrayValue
         else {
-            throw fail(path, "a jCal component is [name, [properties], [components]]")
+            throw fail(path(), "a jCal component is [name, [properties], [components]]")
         }
         return Component(
             name: name.uppercased(),
-            properties: try props.enumerated().map { try property($1, "\(path)/1/\($0)") },
-            components: try comps.enumerated().map { try component($1, "\(path)/2/\($0)") })
+            properties: try props.enumerated().map { try property($1, "\(path())/1/\($0)") },
+            components: try comps.enumerated().map { try component($1, "\(path())/2/\($0)") })
     }
 
     /// A jCal parameter object.
-    public func parameters(_ v: JSONValue, _ path: String) throws -> [Parameter] {
-        guard let o = v.objectValue else { throw fail(path, "parameters must be an object") }
+    public func parameters(_ v: JSONValue, _ path: @autoclosure () -> String) throws -> [Parameter] {
+        guard let o = v.objectValue else { throw fail(path(), "parameters must be an object") }
         return try o.members.map { m in
             let name = m.key.uppercased()
             switch m.value {
@@ -61,31 +64,31 @@ public struct JCalValueDecoder {
                 return Parameter(
                     name: name,
                     values: try values.map { value in
-                        guard let s = value.stringValue else { throw fail("\(path)/\(m.key)", "parameter values must be strings") }
+                        guard let s = value.stringValue else { throw fail("\(path())/\(m.key)", "parameter values must be strings") }
                         return s
                     })
             case .number(let text):
-                try repair("\(path)/\(m.key)", "parameter value \(text) is a number, not a string; read as text")
+                try repair("\(path())/\(m.key)", "parameter value \(text) is a number, not a string; read as text")
                 return Parameter(name, text)
             case .bool(let b):
-                try repair("\(path)/\(m.key)", "parameter value \(b) is a boolean, not a string; read as text")
+                try repair("\(path())/\(m.key)", "parameter value \(b) is a boolean, not a string; read as text")
                 return Parameter(name, b ? "TRUE" : "FALSE")
             default:
-                throw fail("\(path)/\(m.key)", "parameter values must be strings")
+                throw fail("\(path())/\(m.key)", "parameter values must be strings")
             }
         }
     }
 
     /// A jCal property, `[name, {parameters}, type, value, …]`.
-    public func property(_ v: JSONValue, _ path: String) throws -> Property {
+    public func property(_ v: JSONValue, _ path: @autoclosure () -> String) throws -> Property {
         guard let a = v.arrayValue, a.count >= 3, let rawName = a[0].stringValue, let type = a[2].stringValue else {
-            throw fail(path, "a jCal property is [name, {parameters}, type, value, …]")
+            throw fail(path(), "a jCal property is [name, {parameters}, type, value, …]")
         }
         let name = rawName.uppercased()
-        var params = try parameters(a[1], "\(path)/1")
+        var params = try parameters(a[1], "\(path())/1")
         // RFC 7265 §3.5.1: the type replaces VALUE; a VALUE that slipped in is ignored for typing.
         let values = Array(a.dropFirst(3))
-        var value = try self.value(values, type: type, property: name, parameters: params, path: path)
+        var value = try self.value(values, type: type, property: name, parameters: params, path: path())
         if case .unknown(nil, let literal) = value, let i = params.firstIndex(where: { $0.name == JSONOutput.declaredTypeParameter }),
             params[i].values.count == 1
         {
@@ -113,12 +116,14 @@ public struct JCalValueDecoder {
     }
 
     /// The typed value of a property from its jCal type and value elements.
-    public func value(_ values: [JSONValue], type rawType: String, property: String, parameters: [Parameter], path: String) throws
+    public func value(
+        _ values: [JSONValue], type rawType: String, property: String, parameters: [Parameter], path: @autoclosure () -> String
+    ) throws
         -> PropertyValue
     {
         let typeName = rawType.lowercased()
         if typeName == "unknown" {
-            guard values.count == 1, let s = values[0].stringValue else { throw fail(path, "an unknown value is one string") }
+            guard values.count == 1, let s = values[0].stringValue else { throw fail(path(), "an unknown value is one string") }
             return .unknown(type: nil, literal: s)
         }
         guard let type = ValueType(rawValue: typeName.uppercased()), type != .geo else {
@@ -129,7 +134,7 @@ public struct JCalValueDecoder {
         do {
             return try typed(values, type: type, definition: definition)
         } catch let m as Mismatch {
-            try repair(path, "\(property.lowercased()) is not a valid \(typeName) value (\(m.message)); kept as text")
+            try repair(path(), "\(property.lowercased()) is not a valid \(typeName) value (\(m.message)); kept as text")
             return .unknown(type: type.rawValue, literal: literal(values))
         }
     }

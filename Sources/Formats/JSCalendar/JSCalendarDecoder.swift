@@ -32,15 +32,18 @@ struct JSCalendarDecoder {
     /// `...` marks omitted content in RFC 8984's own examples.
     static let ignoredMembers: Set<String> = ["@type", "..."]
 
-    private func string(_ o: JSONObject, _ key: String, _ path: String) throws -> String? {
+    // The paths below are made only for a message: the writer checks every item it writes by
+    // reading it back, and paths made ahead were a few percent of that.
+
+    private func string(_ o: JSONObject, _ key: String, _ path: @autoclosure () -> String) throws -> String? {
         guard let v = o[key], v != .null else { return nil }
-        guard let s = v.stringValue else { throw fail("\(path)/\(key)", "expected a string, found \(v.typeName)") }
+        guard let s = v.stringValue else { throw fail("\(path())/\(key)", "expected a string, found \(v.typeName)") }
         return s
     }
 
-    private func localDateTime(_ text: String, _ path: String) throws -> CalendarDateTime {
+    private func localDateTime(_ text: String, _ path: @autoclosure () -> String) throws -> CalendarDateTime {
         guard let v = ISO8601Text.parseDateTime(text), v.reference == .floating else {
-            throw fail(path, "'\(text)' is not a LocalDateTime (YYYY-MM-DDThh:mm:ss)")
+            throw fail(path(), "'\(text)' is not a LocalDateTime (YYYY-MM-DDThh:mm:ss)")
         }
         return v
     }
@@ -55,23 +58,23 @@ struct JSCalendarDecoder {
         return CalendarDateTime(date: local.date, time: local.time, reference: .zone(zone))
     }
 
-    private func utcDateTime(_ o: JSONObject, _ key: String, _ path: String) throws -> CalendarDateTime? {
-        guard let s = try string(o, key, path) else { return nil }
+    private func utcDateTime(_ o: JSONObject, _ key: String, _ path: @autoclosure () -> String) throws -> CalendarDateTime? {
+        guard let s = try string(o, key, path()) else { return nil }
         guard let v = ISO8601Text.parseDateTime(s), v.reference == .utc else {
-            throw fail("\(path)/\(key)", "'\(s)' is not a UTCDateTime (YYYY-MM-DDThh:mm:ssZ)")
+            throw fail("\(path())/\(key)", "'\(s)' is not a UTCDateTime (YYYY-MM-DDThh:mm:ssZ)")
         }
         return v
     }
 
-    private func duration(_ o: JSONObject, _ key: String, _ path: String) throws -> CalendarDuration? {
-        guard let s = try string(o, key, path) else { return nil }
-        guard let d = ISO8601Text.parseDuration(s) else { throw fail("\(path)/\(key)", "'\(s)' is not a duration") }
+    private func duration(_ o: JSONObject, _ key: String, _ path: @autoclosure () -> String) throws -> CalendarDuration? {
+        guard let s = try string(o, key, path()) else { return nil }
+        guard let d = ISO8601Text.parseDuration(s) else { throw fail("\(path())/\(key)", "'\(s)' is not a duration") }
         return d
     }
 
-    private func int(_ o: JSONObject, _ key: String, _ path: String) throws -> Int? {
+    private func int(_ o: JSONObject, _ key: String, _ path: @autoclosure () -> String) throws -> Int? {
         guard let v = o[key], v != .null else { return nil }
-        guard let n = v.intValue else { throw fail("\(path)/\(key)", "expected an integer, found \(v.typeName)") }
+        guard let n = v.intValue else { throw fail("\(path())/\(key)", "expected an integer, found \(v.typeName)") }
         return n
     }
 
@@ -146,11 +149,11 @@ struct JSCalendarDecoder {
     ]
 
     /// Reports members calport does not map, so nothing is skipped silently.
-    func checkMembers(_ o: JSONObject, _ path: String, known: Set<String>) throws {
+    func checkMembers(_ o: JSONObject, _ path: @autoclosure () -> String, known: Set<String>) throws {
         guard reportsUnmappedMembers else { return }
         // Walked in place: `o.keys` built an array of every name of every object read.
         for m in o.members where !known.contains(m.key) && !Self.ignoredMembers.contains(m.key) && !m.key.contains(":") {
-            try warn("\(path)/\(m.key)", "JSCalendar member '\(m.key)' has no iCalendar counterpart in calport; ignored")
+            try warn("\(path())/\(m.key)", "JSCalendar member '\(m.key)' has no iCalendar counterpart in calport; ignored")
         }
     }
 
@@ -224,10 +227,11 @@ struct JSCalendarDecoder {
     private func locations(_ o: JSONObject, _ path: String, into i: inout CalendarItem) throws {
         guard let locations = o["locations"]?.objectValue else { return }
         for (n, m) in locations.members.enumerated() {
-            guard let l = m.value.objectValue else { throw fail("\(path)/locations/\(m.key)", "expected a Location object") }
+            func here() -> String { "\(path)/locations/\(m.key)" }
+            guard let l = m.value.objectValue else { throw fail(here(), "expected a Location object") }
             // RFC 8984's own examples name some locations with "title"; accept both.
-            let name = try string(l, "name", "\(path)/locations/\(m.key)") ?? (try string(l, "title", "\(path)/locations/\(m.key)"))
-            let geo = try string(l, "coordinates", "\(path)/locations/\(m.key)").flatMap(coordinates)
+            let name = try string(l, "name", here()) ?? (try string(l, "title", here()))
+            let geo = try string(l, "coordinates", here()).flatMap(coordinates)
             switch n {
             case 0:
                 i.location = name
@@ -236,10 +240,10 @@ struct JSCalendarDecoder {
                 // A second place with coordinates is what Apple's structured location holds.
                 i.structuredLocation = StructuredLocation(title: name, latitude: geo?.latitude, longitude: geo?.longitude)
             default:
-                try warn("\(path)/locations/\(m.key)", "a further location has no iCalendar place in calport; ignored")
+                try warn(here(), "a further location has no iCalendar place in calport; ignored")
                 continue
             }
-            try checkMembers(l, "\(path)/locations/\(m.key)", known: Self.locationMembers)
+            try checkMembers(l, here(), known: Self.locationMembers)
         }
     }
 
@@ -250,12 +254,10 @@ struct JSCalendarDecoder {
 
     /// `replyTo` (or an owner) is the ORGANIZER; participants with an attendee-like role, or
     /// none, are ATTENDEEs (RFC 8984 §4.4.6: roles default to attendee).
-    /// Roles that make a participant an ATTENDEE.
-    private static let attendeeRoles: Set<String> = ["attendee", "optional", "informational", "chair", "contact"]
-
     private func participants(_ o: JSONObject, _ path: String, into i: inout CalendarItem) throws {
         let map = o["participants"]?.objectValue ?? JSONObject()
         var byID: [String: String] = [:]
+        byID.reserveCapacity(map.members.count)
         var owners: [(url: String, name: String?)] = []
         for m in map.members {
             guard let p = m.value.objectValue else { throw fail("\(path)/participants/\(m.key)", "expected a Participant object") }
@@ -265,25 +267,26 @@ struct JSCalendarDecoder {
         }
         let replyTo = address(o["replyTo"]) ?? o["organizerCalendarAddress"]?.stringValue
         if let org = replyTo ?? owners.first?.url {
-            i.organizer = Participant(name: owners.first { $0.url.lowercased() == org.lowercased() }?.name, url: org)
+            i.organizer = Participant(name: owners.first { ASCIICaseFolding.equal($0.url, org) }?.name, url: org)
         }
         for m in map.members {
             let p = m.value.objectValue!
-            let here = "\(path)/participants/\(m.key)"
+            // Made only for a message: the writer's check reads every participant it wrote.
+            func here() -> String { "\(path)/participants/\(m.key)" }
             guard let url = byID[m.key] else {
-                try warn(here, "participant has no sendTo, calendarAddress or email; ignored")
+                try warn(here(), "participant has no sendTo, calendarAddress or email; ignored")
                 continue
             }
-            let roles = Set((p["roles"]?.objectValue?.members ?? []).filter { $0.value == .bool(true) }.map(\.key))
-            guard roles.isEmpty || !roles.isDisjoint(with: Self.attendeeRoles) else { continue }
+            let roles = Roles(p["roles"]?.objectValue)
+            guard roles.isAttendeeLike else { continue }
             var a = Participant(name: p["name"]?.stringValue, url: url)
-            if roles.contains("informational") {
+            if roles.informational {
                 a.role = .nonParticipant
-            } else if roles.contains("optional") {
+            } else if roles.optional {
                 a.role = .optional
-            } else if roles.contains("chair") {
+            } else if roles.chair {
                 a.role = .chair
-            } else if roles.contains("contact") && !roles.contains("attendee") {
+            } else if roles.contact && !roles.attendee {
                 a.role = .other("CONTACT")
             }
             if let s = p["participationStatus"]?.stringValue {
@@ -291,68 +294,97 @@ struct JSCalendarDecoder {
             }
             if let k = p["kind"]?.stringValue { a.type = vocabulary.types.first { $0.1 == k }?.0 ?? .other(k.uppercased()) }
             if case .bool(let b)? = p["expectReply"] { a.expectsReply = b }
-            if let email = p["email"]?.stringValue, "mailto:\(email)".lowercased() != url.lowercased() { a.email = email }
+            if let email = p["email"]?.stringValue, !ASCIICaseFolding.equal(email, url, after: "mailto:") { a.email = email }
             a.delegatedTo = (p["delegatedTo"]?.objectValue?.keys ?? []).compactMap { byID[$0] }
             a.delegatedFrom = (p["delegatedFrom"]?.objectValue?.keys ?? []).compactMap { byID[$0] }
             a.language = p["language"]?.stringValue
-            try checkMembers(p, here, known: Self.participantMembers)
+            try checkMembers(p, here(), known: Self.participantMembers)
             i.attendees.append(a)
         }
+    }
+
+    /// The roles a participant's `roles` sets to true, found in one walk of its members (a
+    /// Set of their names cost more than the rest of reading the participant).
+    private struct Roles {
+        var any = false
+        var attendee = false
+        var optional = false
+        var informational = false
+        var chair = false
+        var contact = false
+
+        init(_ roles: JSONObject?) {
+            for m in roles?.members ?? [] where m.value == .bool(true) {
+                any = true
+                switch m.key {
+                case "attendee": attendee = true
+                case "optional": optional = true
+                case "informational": informational = true
+                case "chair": chair = true
+                case "contact": contact = true
+                default: break
+                }
+            }
+        }
+
+        /// Whether the participant is an ATTENDEE: an attendee-like role, or none.
+        var isAttendeeLike: Bool { !any || attendee || optional || informational || chair || contact }
     }
 
     private func alerts(_ o: JSONObject, _ path: String, title: String?, into i: inout CalendarItem) throws {
         guard let alerts = o["alerts"]?.objectValue else { return }
         for m in alerts.members {
-            let here = "\(path)/alerts/\(m.key)"
-            guard let a = m.value.objectValue else { throw fail(here, "expected an Alert object") }
+            func here() -> String { "\(path)/alerts/\(m.key)" }
+            guard let a = m.value.objectValue else { throw fail(here(), "expected an Alert object") }
             guard let t = a["trigger"]?.objectValue else {
-                try warn(here, "an alert without a trigger has no iCalendar form; ignored")
+                try warn(here(), "an alert without a trigger has no iCalendar form; ignored")
                 continue
             }
             let action: Alarm.Action = a["action"]?.stringValue == "email" ? .email : .display
             var alarm = Alarm(action: action)
             switch t["@type"]?.stringValue {
             case "OffsetTrigger"?:
-                guard let d = try duration(t, "offset", "\(here)/trigger") else { throw fail("\(here)/trigger/offset", "missing") }
+                guard let d = try duration(t, "offset", "\(here())/trigger") else { throw fail("\(here())/trigger/offset", "missing") }
                 alarm.trigger = .relative(d, relativeToEnd: t["relativeTo"]?.stringValue == "end")
             case "AbsoluteTrigger"?:
                 alarm.trigger = .absolute(
-                    try utcDateTime(t, "when", "\(here)/trigger") ?? { throw fail("\(here)/trigger/when", "missing") }())
+                    try utcDateTime(t, "when", "\(here())/trigger") ?? { throw fail("\(here())/trigger/when", "missing") }())
             default:
-                try warn("\(here)/trigger", "an alert without an offset or absolute trigger has no iCalendar form; ignored")
+                try warn("\(here())/trigger", "an alert without an offset or absolute trigger has no iCalendar form; ignored")
                 continue
             }
-            try checkMembers(a, here, known: Self.alertMembers)
+            try checkMembers(a, here(), known: Self.alertMembers)
             // RFC 5545 §3.6.6 requires a DESCRIPTION on DISPLAY alarms; the title says what is due.
             if action == .display { alarm.description = title ?? "Reminder" }
             i.alarms.append(alarm)
         }
     }
 
-    mutating func rule(_ o: JSONObject, _ path: String, start: CalendarDateTime?, zone: String?) throws -> RecurrenceRule {
-        guard let f = try string(o, "frequency", path), let frequency = RecurrenceRule.Frequency(rawValue: f.uppercased()) else {
-            throw fail("\(path)/frequency", "missing or unknown frequency")
+    mutating func rule(_ o: JSONObject, _ path: @autoclosure () -> String, start: CalendarDateTime?, zone: String?) throws -> RecurrenceRule
+    {
+        guard let f = try string(o, "frequency", path()), let frequency = RecurrenceRule.Frequency(rawValue: f.uppercased()) else {
+            throw fail("\(path())/frequency", "missing or unknown frequency")
         }
         var r = RecurrenceRule(frequency: frequency)
-        if let n = try int(o, "interval", path) {
+        if let n = try int(o, "interval", path()) {
             r.interval = n
             r.intervalWasExplicit = true
         }
-        r.scale = try string(o, "rscale", path)?.uppercased()
-        r.skip = try string(o, "skip", path)?.uppercased()
-        if let w = try string(o, "firstDayOfWeek", path) {
-            guard let d = RecurrenceRule.Weekday(code: w) else { throw fail("\(path)/firstDayOfWeek", "'\(w)' is not a weekday") }
+        r.scale = try string(o, "rscale", path())?.uppercased()
+        r.skip = try string(o, "skip", path())?.uppercased()
+        if let w = try string(o, "firstDayOfWeek", path()) {
+            guard let d = RecurrenceRule.Weekday(code: w) else { throw fail("\(path())/firstDayOfWeek", "'\(w)' is not a weekday") }
             r.firstDayOfTheWeek = d
         }
         for (n, v) in (o["byDay"]?.arrayValue ?? []).enumerated() {
             guard let d = v.objectValue, let code = d["day"]?.stringValue, let day = RecurrenceRule.Weekday(code: code) else {
-                throw fail("\(path)/byDay/\(n)", "expected an NDay with a day")
+                throw fail("\(path())/byDay/\(n)", "expected an NDay with a day")
             }
             r.daysOfTheWeek.append(.init(day, weekNumber: d["nthOfPeriod"]?.intValue ?? 0))
         }
         func ints(_ key: String) throws -> [Int] {
             try (o[key]?.arrayValue ?? []).enumerated().map { n, v in
-                guard let i = v.intValue else { throw fail("\(path)/\(key)/\(n)", "expected an integer") }
+                guard let i = v.intValue else { throw fail("\(path())/\(key)/\(n)", "expected an integer") }
                 return i
             }
         }
@@ -360,7 +392,9 @@ struct JSCalendarDecoder {
         r.months = try (o["byMonth"]?.arrayValue ?? []).enumerated().map { n, v in
             let text = v.stringValue ?? v.intValue.map(String.init) ?? ""
             let leap = text.hasSuffix("L")
-            guard let m = Int(leap ? String(text.dropLast()) : text) else { throw fail("\(path)/byMonth/\(n)", "'\(text)' is not a month") }
+            guard let m = Int(leap ? String(text.dropLast()) : text) else {
+                throw fail("\(path())/byMonth/\(n)", "'\(text)' is not a month")
+            }
             return RecurrenceRule.Month(m, isLeap: leap)
         }
         r.daysOfTheYear = try ints("byYearDay")
@@ -369,10 +403,10 @@ struct JSCalendarDecoder {
         r.byMinute = try ints("byMinute")
         r.bySecond = try ints("bySecond")
         r.setPositions = try ints("bySetPosition")
-        try checkMembers(o, path, known: Self.ruleMembers)
-        if let n = try int(o, "count", path) { r.end = .count(n) }
-        if let u = try string(o, "until", path) {
-            let local = try localDateTime(u, "\(path)/until")
+        try checkMembers(o, path(), known: Self.ruleMembers)
+        if let n = try int(o, "count", path()) { r.end = .count(n) }
+        if let u = try string(o, "until", path()) {
+            let local = try localDateTime(u, "\(path())/until")
             if let start, start.isDateOnly, local.time == TimeOfDay(hour: 0, minute: 0, second: 0) {
                 r.end = .until(CalendarDateTime(date: local.date))
             } else if let start, case .zone(let id) = start.reference {

@@ -50,8 +50,12 @@ struct JSCalendarEncoder {
 
     // MARK: Items
 
+    /// Room for the members an item usually has, taken at once rather than regrown.
+    private static let itemMembers = 24
+
     mutating func event(_ e: Event) -> JSONObject {
         var o = JSONObject()
+        o.members.reserveCapacity(Self.itemMembers)
         o.append("@type", .string("Event"))
         common(e.item, into: &o)
         if let start = e.start {
@@ -81,6 +85,7 @@ struct JSCalendarEncoder {
 
     mutating func task(_ r: Reminder) -> JSONObject {
         var o = JSONObject()
+        o.members.reserveCapacity(Self.itemMembers)
         o.append("@type", .string("Task"))
         common(r.item, into: &o)
         if let due = r.due {
@@ -197,17 +202,9 @@ struct JSCalendarEncoder {
         return text
     }
 
-    /// Whether `url` starts with `mailto:` in any case, as `url.lowercased().hasPrefix` says,
-    /// without lowercasing the whole address (twice per participant) when its start is ASCII.
-    static func isMailto(_ url: String) -> Bool {
-        let start = url.utf8.prefix(7)
-        guard start.count == 7, start.allSatisfy({ $0 < 0x80 }) else { return url.lowercased().hasPrefix("mailto:") }
-        return zip(start, "mailto:".utf8).allSatisfy { a, b in a | (a >= 0x41 && a <= 0x5A ? 0x20 : 0) == b }
-    }
-
     private func sendTo(_ url: String) -> JSONValue {
         var s = JSONObject()
-        s.append(Self.isMailto(url) ? "imip" : "other", .string(url))
+        s.append(ASCIICaseFolding.isMailto(url) ? "imip" : "other", .string(url))
         return .object(s)
     }
 
@@ -218,11 +215,11 @@ struct JSCalendarEncoder {
         var ids: [String: String] = [:]
         var order: [(id: String, participant: Participant, owner: Bool, attendee: Bool)] = []
         if let org = i.organizer {
-            ids[org.url.lowercased()] = "p1"
+            ids[ASCIICaseFolding.lowercased(org.url)] = "p1"
             order.append(("p1", org, true, false))
         }
         for a in i.attendees {
-            let key = a.url.lowercased()
+            let key = ASCIICaseFolding.lowercased(a.url)
             if let id = ids[key], let index = order.firstIndex(where: { $0.id == id }), !order[index].attendee {
                 order[index].participant = a
                 order[index].attendee = true
@@ -237,9 +234,14 @@ struct JSCalendarEncoder {
         for entry in order {
             let p = entry.participant
             var j = JSONObject()
+            // Room for every member a participant may have, taken at once rather than regrown.
+            j.members.reserveCapacity(12)
             j.append("@type", .string("Participant"))
             j.append("name", p.name ?? (entry.owner ? i.organizer?.name : nil))
-            if let email = p.emailAddress { j.append("email", .string(email)) }
+            if let email = p.email ?? (ASCIICaseFolding.isMailto(p.url) ? String(p.url.dropFirst(7)) : nil) {
+                // `p.emailAddress`, without lowercasing the whole address to look at its scheme.
+                j.append("email", .string(email))
+            }
             j.append("sendTo", sendTo(p.url))
             if let t = p.type, let w = vocabulary.word(for: t), vocabulary.types.contains(where: { $0.1 == w }) {
                 j.append("kind", .string(w))
@@ -263,9 +265,9 @@ struct JSCalendarEncoder {
                 j.append("participationStatus", .string(w))
             }
             if let r = p.expectsReply { j.append("expectReply", .bool(r)) }
-            let to = p.delegatedTo.compactMap { ids[$0.lowercased()] }
+            let to = p.delegatedTo.compactMap { ids[ASCIICaseFolding.lowercased($0)] }
             if !to.isEmpty { j.append("delegatedTo", .object(JSONObject(to.map { .init(key: $0, value: .bool(true)) }))) }
-            let from = p.delegatedFrom.compactMap { ids[$0.lowercased()] }
+            let from = p.delegatedFrom.compactMap { ids[ASCIICaseFolding.lowercased($0)] }
             if !from.isEmpty { j.append("delegatedFrom", .object(JSONObject(from.map { .init(key: $0, value: .bool(true)) }))) }
             j.append("language", p.language)
             map.append(entry.id, .object(j))
