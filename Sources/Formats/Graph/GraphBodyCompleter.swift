@@ -144,10 +144,26 @@ struct GraphBodyCompleter {
     /// `rebuilt` with its zones named as `original` names them where both names mean one zone
     /// (the body says `Pacific Standard Time` for `America/Los_Angeles`): a name is no loss.
     private static func spellingZones(of rebuilt: Event, as original: Event) -> Event {
-        let names = Set(
-            [original.start, original.end, original.recurrenceID].compactMap { $0?.reference.zoneIdentifier }
-                + original.exceptionDates.flatMap { $0.dates.compactMap(\.reference.zoneIdentifier) })
+        // A few names, in order (start, end, recurrence id, exception dates): looked through,
+        // not hashed, and the event copied only when a name changes (most bodies name their
+        // zones as the source did), for this runs for every body.
+        var names: [String] = []
+        func note(_ v: CalendarDateTime?) {
+            if let z = v?.reference.zoneIdentifier, !names.contains(z) { names.append(z) }
+        }
+        note(original.start)
+        note(original.end)
+        note(original.recurrenceID)
+        for list in original.exceptionDates { for d in list.dates { note(d) } }
         guard !names.isEmpty else { return rebuilt }
+        func unnamed(_ v: CalendarDateTime?) -> Bool {
+            guard let v, case .zone(let z) = v.reference else { return false }
+            return !names.contains(z)
+        }
+        guard
+            unnamed(rebuilt.start) || unnamed(rebuilt.end) || unnamed(rebuilt.recurrenceID)
+                || rebuilt.exceptionDates.contains(where: { $0.dates.contains(where: unnamed) })
+        else { return rebuilt }
         func respelled(_ v: CalendarDateTime?) -> CalendarDateTime? {
             guard var v, case .zone(let z) = v.reference, !names.contains(z) else { return v }
             if let same = names.first(where: { GraphDateTimes.sameZone($0, z) }) { v.reference = .zone(same) }
