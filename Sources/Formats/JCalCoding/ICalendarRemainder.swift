@@ -34,11 +34,14 @@ public struct ICalendarRemainder: Equatable {
     ) {
         let originalNames = original.map(name)
         let reconstructedNames = reconstructed.map(name)
-        // FNV-1a.
+        // FNV-1a, over the contiguous bytes (iterating `utf8` cost ~3x as much).
         func key(_ n: String) -> UInt64 {
-            var h: UInt64 = 0xcbf2_9ce4_8422_2325
-            for b in n.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-            return h
+            var n = n
+            return n.withUTF8 { bytes in
+                var h: UInt64 = 0xcbf2_9ce4_8422_2325
+                for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+                return h
+            }
         }
         let originalKeys = originalNames.map(key)
         let reconstructedKeys = reconstructedNames.map(key)
