@@ -13,10 +13,21 @@ struct GraphBodyCompleter {
     let file: String
     let vocabulary: ParticipantVocabulary
     let mapper: ICalendarMapper
+    /// Events with this many generic properties or more are checked in two parts (`kept`).
+    var manyProperties = 256
+    /// The last long property list checked, with what it kept: the occurrences of one expanded
+    /// series share their list.
+    private let lastLongList = GraphKeptListMemo()
+
+    init(file: String, vocabulary: ParticipantVocabulary, mapper: ICalendarMapper) {
+        self.file = file
+        self.vocabulary = vocabulary
+        self.mapper = mapper
+    }
 
     /// The text of a body that is not a series.
     func single(_ body: JSONObject, original: Event) -> [UInt8] {
-        JSONOutput.rendered(.object(completed(body, original: original, rebuild: { decoded in decoded.event })))
+        Self.rendered(body, kept: kept(body, original: original, rebuild: { decoded in decoded.event }))
     }
 
     /// The text of a series' body: the master's `body` with its `exceptions` (override bodies,
@@ -26,45 +37,133 @@ struct GraphBodyCompleter {
     ) -> [UInt8] {
         var body = body
         let completedExceptions: [JSONValue] = exceptions.map { exception in
-            .object(
-                completed(exception.body, original: exception.event) { decoded in
-                    GraphSeriesGrouper.override(decoded, uid: master.uid, seriesStart: start) ?? decoded.event
-                })
+            let kept = self.kept(exception.body, original: exception.event) { decoded in
+                GraphSeriesGrouper.override(decoded, uid: master.uid, seriesStart: start) ?? decoded.event
+            }
+            guard !kept.isEmpty else { return .object(exception.body) }
+            var result = exception.body
+            result.append("singleValueExtendedProperties", .array([.object(Self.extendedProperty(.string(String(decoding: kept.text(), as: UTF8.self))))]))
+            return .object(result)
         }
         if !completedExceptions.isEmpty { body.append("exceptionOccurrences", .array(completedExceptions)) }
-        return JSONOutput.rendered(.object(completed(body, original: master, rebuild: { decoded in GraphSeriesGrouper.master(decoded) })))
+        return Self.rendered(body, kept: kept(body, original: master, rebuild: { decoded in GraphSeriesGrouper.master(decoded) }))
     }
 
-    /// The body with what it cannot say kept in calport's extended property.
-    private func completed(_ body: JSONObject, original: Event, rebuild: (GraphEvent) -> Event) -> JSONObject {
+    /// What the check found a body cannot say: `remainder`, whose kept properties go on with
+    /// those `list` kept (a long list kept by many occurrences, rendered once).
+    struct Kept {
+        var remainder = ICalendarRemainder()
+        var list: GraphKeptListMemo.Entry?
+
+        var isEmpty: Bool { remainder.isEmpty && (list?.renderedProperties.isEmpty ?? true) }
+
+        /// The remainder as compact JSON text.
+        func text() -> [UInt8] {
+            var out = JSONOutput(capacity: 1024 + (list?.renderedProperties.count ?? 0))
+            out.remainder(remainder, renderedProperties: list?.renderedProperties ?? [])
+            return out.bytes
+        }
+
+        /// Writes the remainder's text as a string value.
+        func write(to out: inout JSONOutput) {
+            out.stringOfJSON { $0.remainder(remainder, renderedProperties: list?.escapedProperties ?? []) }
+        }
+    }
+
+    private static func extendedProperty(_ value: JSONValue) -> JSONObject {
+        var property = JSONObject()
+        property.append("id", GraphRemainder.propertyID)
+        property.append("value", value)
+        return property
+    }
+
+    /// `body` as text, with what it cannot say kept in calport's extended property: the kept
+    /// text is escaped as it is written (made as a String and escaped after, it cost ~15% of
+    /// a body).
+    private static func rendered(_ body: JSONObject, kept: Kept) -> [UInt8] {
+        guard !kept.isEmpty else { return JSONOutput.rendered(.object(body)) }
+        var out = JSONOutput(capacity: 4096 + 2 * (kept.list?.escapedProperties.count ?? 0))
+        out.beginObject()
+        for m in body.members {
+            out.key(m.key)
+            out.value(m.value)
+        }
+        out.key("singleValueExtendedProperties")
+        out.beginArray()
+        out.beginObject()
+        out.key("id")
+        out.string(GraphRemainder.propertyID)
+        out.key("value")
+        kept.write(to: &out)
+        out.endObject()
+        out.endArray()
+        out.endObject()
+        return out.bytes
+    }
+
+    /// What `body` cannot say about `original`: it is read back, and the iCalendar of what it
+    /// reads as (`rebuild`) is compared with the original's (`ICalendarRemainder`).
+    ///
+    /// An event with a long list of generic properties (a mutant gave one 25,000 repeated X-
+    /// lines; expanded, every occurrence carries them) is compared in two parts when no name
+    /// is in both: its typed fields, and its generic properties against the body's. The
+    /// mapper writes the generic properties after the typed fields, so the names come in the
+    /// same order and the remainder is the same as from one comparison; the second part is
+    /// remembered for the list, so occurrences sharing it cost no more than a short one.
+    private func kept(_ body: JSONObject, original: Event, rebuild: (GraphEvent) -> Event) -> Kept {
         let decoder = GraphEventDecoder(
             file: file, line: 0, strict: false, log: DiagnosticLog(), vocabulary: vocabulary, mapper: mapper)
-        var remainder = ICalendarRemainder()
-        let source = mapper.component(from: .event(original))
-        if let decoded = try? decoder.event(body, path: "") {
-            let rebuilt = Self.spellingZones(of: rebuild(decoded), as: original)
-            remainder = .between(original: source, reconstructed: mapper.component(from: .event(rebuilt)))
-        } else {
+        guard let decoded = try? decoder.event(body, path: "") else {
+            let source = mapper.component(from: .event(original))
+            var remainder = ICalendarRemainder()
             remainder.properties = source.properties
             remainder.components = source.components
             remainder.replaces = ["*"]
+            return Kept(remainder: remainder)
         }
-        guard !remainder.isEmpty else { return body }
-        var result = body
-        var property = JSONObject()
-        property.append("id", GraphRemainder.propertyID)
-        property.append("value", GraphRemainder.text(remainder))
-        result.append("singleValueExtendedProperties", .array([.object(property)]))
-        return result
+        let rebuilt = Self.spellingZones(of: rebuild(decoded), as: original)
+        if original.properties.count >= manyProperties, original.birthday == nil, rebuilt.birthday == nil {
+            var originalFields = original
+            originalFields.properties = []
+            var rebuiltFields = rebuilt
+            rebuiltFields.properties = []
+            let source = mapper.component(from: .event(originalFields))
+            let reconstructed = mapper.component(from: .event(rebuiltFields))
+            let list = lastLongList.kept(original.properties, against: rebuilt.properties)
+            let fieldNames = source.properties.map(\.name) + reconstructed.properties.map(\.name)
+            if !fieldNames.contains(where: list.names.contains) {
+                var remainder = ICalendarRemainder.between(original: source, reconstructed: reconstructed)
+                remainder.replaces += list.replaces
+                return Kept(remainder: remainder, list: list)
+            }
+        }
+        let source = mapper.component(from: .event(original))
+        return Kept(remainder: .between(original: source, reconstructed: mapper.component(from: .event(rebuilt))))
     }
 
     /// `rebuilt` with its zones named as `original` names them where both names mean one zone
     /// (the body says `Pacific Standard Time` for `America/Los_Angeles`): a name is no loss.
     private static func spellingZones(of rebuilt: Event, as original: Event) -> Event {
-        let names = Set(
-            [original.start, original.end, original.recurrenceID].compactMap { $0?.reference.zoneIdentifier }
-                + original.exceptionDates.flatMap { $0.dates.compactMap(\.reference.zoneIdentifier) })
+        // A few names, in order (start, end, recurrence id, exception dates): looked through,
+        // not hashed, and the event copied only when a name changes (most bodies name their
+        // zones as the source did), for this runs for every body.
+        var names: [String] = []
+        func note(_ v: CalendarDateTime?) {
+            if let z = v?.reference.zoneIdentifier, !names.contains(z) { names.append(z) }
+        }
+        note(original.start)
+        note(original.end)
+        note(original.recurrenceID)
+        for list in original.exceptionDates { for d in list.dates { note(d) } }
         guard !names.isEmpty else { return rebuilt }
+        func unnamed(_ v: CalendarDateTime?) -> Bool {
+            guard let v, case .zone(let z) = v.reference else { return false }
+            return !names.contains(z)
+        }
+        guard
+            unnamed(rebuilt.start) || unnamed(rebuilt.end) || unnamed(rebuilt.recurrenceID)
+                || rebuilt.exceptionDates.contains(where: { $0.dates.contains(where: unnamed) })
+        else { return rebuilt }
         func respelled(_ v: CalendarDateTime?) -> CalendarDateTime? {
             guard var v, case .zone(let z) = v.reference, !names.contains(z) else { return v }
             if let same = names.first(where: { GraphDateTimes.sameZone($0, z) }) { v.reference = .zone(same) }

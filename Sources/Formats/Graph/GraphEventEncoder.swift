@@ -8,6 +8,16 @@ import JSONCoding
 /// losses; what can be kept in calport's extended property is the writer's business.
 struct GraphEventEncoder {
     let vocabulary: ParticipantVocabulary
+    /// Lists of generic properties this long are looked up through an index (below).
+    static let longList = 256
+    /// The last long list's first property of each name: the occurrences of an expanded series
+    /// share their list, and looking the body's few names up through thousands of properties
+    /// per occurrence was most of such a series' time.
+    private let longListIndex = GraphPropertyIndexMemo()
+
+    init(vocabulary: ParticipantVocabulary) {
+        self.vocabulary = vocabulary
+    }
 
     /// A field Graph cannot hold, for the writer to report.
     struct Loss {
@@ -61,7 +71,11 @@ struct GraphEventEncoder {
     func body(_ event: Event, recurrence: ExchangeRecurrence?, losses: inout [Loss]) -> JSONObject {
         var o = JSONObject()
         let props = event.properties
-        func property(_ name: String) -> Property? { props.first { $0.name == name } }
+        let index = props.count >= Self.longList ? longListIndex.firstByName(props) : nil
+        func property(_ name: String) -> Property? {
+            if let index { return index[name] }
+            return props.first { $0.name == name }
+        }
 
         if let title = event.title { o.append("subject", title) }
         var body = JSONObject()

@@ -12,13 +12,6 @@ enum GraphRemainder {
     /// The extended property's id: a string property named in calport's own property set.
     static let propertyID = "String {4194e02e-ba5d-49a5-a19d-ed1473321699} Name calport.iCalendar"
 
-    /// The remainder as compact JSON text.
-    static func text(_ remainder: ICalendarRemainder) -> String {
-        var out = JSONOutput(sink: NoSink(), capacity: 1024)
-        out.remainder(remainder)
-        return out.withUnsafeBytes { raw in raw.withMemoryRebound(to: UInt8.self) { String(decoding: $0, as: UTF8.self) } }
-    }
-
     /// Reads the text back.
     static func read(_ text: String, decoder: JCalValueDecoder, path: String) throws -> ICalendarRemainder {
         // The text itself is the parser's buffer: a buffer of its own, zeroed and filled for
@@ -34,9 +27,5 @@ enum GraphRemainder {
             throw decoder.fail(path, "calport's kept iCalendar data is not JSON")
         }
         return try ICalendarRemainder(json: value, decoder: decoder, path: path)
-    }
-
-    private final class NoSink: ByteSink {
-        func write(_ bytes: UnsafeRawBufferPointer) throws {}
     }
 }

@@ -32,6 +32,8 @@ public struct JSONOutput {
     /// How many bytes are written and not yet handed to the sink.
     private var count = 0
     private var needsComma = false
+    /// Set while `stringOfJSON` writes: strings are written escaped once more.
+    private var insideString = false
     /// Bytes kept before handing them to the sink; large enough to make writes cheap, small
     /// enough that `| jq` sees output early.
     public var flushThreshold = 64 * 1024
@@ -210,21 +212,29 @@ public struct JSONOutput {
         var s = s
         return s.withUTF8 { utf8 in
             guard let from = utf8.baseAddress else {
-                append("\"\"")
+                appendQuote()
+                appendQuote()
                 return true
             }
             let n = utf8.count
             guard JSONStringBytes.plainRunEnd(from, from: 0, end: n) == n, !utf8.contains(where: { $0 >= 0x80 }) else { return false }
-            reserve(n + 2)
-            base[count] = UInt8(ascii: "\"")
+            appendQuote()
+            reserve(n)
             for i in 0..<n {
                 let b = from[i]
-                base[count &+ 1 &+ i] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+                base[count &+ i] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
             }
-            base[count &+ 1 &+ n] = UInt8(ascii: "\"")
-            count &+= n &+ 2
+            count &+= n
+            appendQuote()
             return true
         }
+    }
+
+    /// A string's quote: `"`, or `\"` inside `stringOfJSON`.
+    @inline(__always)
+    private mutating func appendQuote() {
+        if insideString { append(0x5C) }
+        append(UInt8(ascii: "\""))
     }
 
     /// Writes an integer.
@@ -270,6 +280,22 @@ public struct JSONOutput {
         needsComma = true
     }
 
+    /// Writes, as one string value, the JSON text `write` writes, escaped as it is written: the
+    /// bytes of `string(_:)` of that text, without the text as a `String` or a second pass (a
+    /// value kept inside another document's string, Graph's kept iCalendar). Text `write`
+    /// gives `rawValue` must be escaped so already; it writes no line breaks.
+    public mutating func stringOfJSON(_ write: (inout JSONOutput) -> Void) {
+        precondition(!insideString, "a string of JSON inside another is not supported")
+        comma()
+        append(UInt8(ascii: "\""))
+        needsComma = false
+        insideString = true
+        write(&self)
+        insideString = false
+        append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
     /// A value as compact JSON text, for writers that hold values before writing them: the
     /// text is a fraction of the size of the value's tree.
     public static func rendered(_ value: JSONValue, capacity: Int = 4096) -> [UInt8] {
@@ -307,7 +333,12 @@ public struct JSONOutput {
 
     private mutating func appendQuoted(_ s: String) {
         var s = s
-        s.withUTF8 { utf8 in
+        s.withUTF8 { appendQuoted($0) }
+    }
+
+    private mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        if _slowPath(insideString) { return appendQuotedInsideString(utf8) }
+        do {
             let n = utf8.count
             guard let from = utf8.baseAddress else {
                 append("\"\"")
@@ -367,6 +398,47 @@ public struct JSONOutput {
             base[k] = UInt8(ascii: "\"")
             count = k &+ 1
         }
+    }
+
+    /// `appendQuoted` inside `stringOfJSON`: the quotes and each escape escaped once more
+    /// (`"` is `\\\"`, a line break `\\n`), plain runs copied whole.
+    private mutating func appendQuotedInsideString(_ utf8: UnsafeBufferPointer<UInt8>) {
+        appendQuote()
+        if let from = utf8.baseAddress {
+            let n = utf8.count
+            var i = 0
+            while i < n {
+                let run = JSONStringBytes.plainRunEnd(from, from: i, end: n)
+                append(UnsafeBufferPointer(start: from + i, count: run &- i))
+                i = run
+                guard i < n else { break }
+                let b = from[i]
+                i &+= 1
+                // The backslash of the inner escape, escaped.
+                append(0x5C)
+                append(0x5C)
+                switch b {
+                case 0x22:
+                    append(0x5C)
+                    append(0x22)
+                case 0x5C:
+                    append(0x5C)
+                    append(0x5C)
+                case 0x0A: append(UInt8(ascii: "n"))
+                case 0x0D: append(UInt8(ascii: "r"))
+                case 0x09: append(UInt8(ascii: "t"))
+                case 0x08: append(UInt8(ascii: "b"))
+                case 0x0C: append(UInt8(ascii: "f"))
+                default:
+                    append(UInt8(ascii: "u"))
+                    append(48)
+                    append(48)
+                    append(Self.hexDigits[Int(b >> 4)])
+                    append(Self.hexDigits[Int(b & 15)])
+                }
+            }
+        }
+        appendQuote()
     }
 }
 
