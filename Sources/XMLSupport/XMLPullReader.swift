@@ -191,7 +191,8 @@ public final class XMLPullReader {
             return .start(name: number, index: index)
         case .end:
             let frame = stack.removeLast()
-            childCounts.removeLast(childCounts.count - frame.countsStart)
+            // Most elements have no children: nothing to drop, and removeLast(0) was not free.
+            if childCounts.count > frame.countsStart { childCounts.removeSubrange(frame.countsStart...) }
             endedName = frame.name
             // As libxml2's reader did: an end is placed on its element's start.
             currentLine = frame.line
@@ -342,7 +343,11 @@ public final class XMLPullReader {
         /// Reads the next chunk and parses it; the batch of its events, with the document's end
         /// when it has come (or a failure has stopped it).
         func pump() -> Batch {
+            let last = batch.events.count
             batch = Batch(capacity: 1 << 14)
+            // Room for as many events as the last chunk had: growing the array from empty
+            // copied each chunk's events several times over.
+            batch.events.reserveCapacity(last + last / 8)
             parse()
             let done = batch
             if names.count > namesSent {
@@ -522,8 +527,11 @@ public final class XMLPullReader {
             parserMessage = (text, error.pointee.line > 0 ? Int(error.pointee.line) : nil)
         }
 
-        private static func parser(_ context: UnsafeMutableRawPointer?) -> Parser {
-            Unmanaged<Parser>.fromOpaque(context!).takeUnretainedValue()
+        /// Calls `body` with the parser at `context` without retaining it (the reader keeps it
+        /// alive while libxml2 parses): a retain and a release per callback were a tenth of
+        /// the callbacks' cost.
+        private static func parser<T>(_ context: UnsafeMutableRawPointer?, _ body: (Parser) -> T) -> T {
+            Unmanaged<Parser>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
         }
 
         /// The SAX2 handlers; libxml2 copies the struct into each parser context.
@@ -532,19 +540,19 @@ public final class XMLPullReader {
             h.initialize(to: xmlSAXHandler())
             h.pointee.initialized = UInt32(XML_SAX2_MAGIC)
             h.pointee.startElementNs = { context, local, prefix, uri, _, _, count, _, values in
-                parser(context).start(local, prefix, uri, Int(count), values)
+                parser(context) { $0.start(local, prefix, uri, Int(count), values) }
             }
-            h.pointee.endElementNs = { context, _, _, _ in parser(context).end() }
+            h.pointee.endElementNs = { context, _, _, _ in parser(context) { $0.end() } }
             let characters: charactersSAXFunc = { context, bytes, count in
                 guard let bytes, count > 0 else { return }
-                parser(context).characters(bytes, Int(count))
+                parser(context) { $0.characters(bytes, Int(count)) }
             }
             h.pointee.characters = characters
             h.pointee.ignorableWhitespace = characters
             h.pointee.cdataBlock = characters
             h.pointee.serror = { context, error in
                 guard let context, let error else { return }
-                parser(context).parserError(error)
+                parser(context) { $0.parserError(error) }
             }
             return h
         }()
