@@ -116,7 +116,7 @@ final class XCalTree {
     @exclusivity(unchecked) private var nodeCount: Int
     @exclusivity(unchecked) private var nodeCapacity: Int
     @exclusivity(unchecked) private(set) var names: Names
-    @exclusivity(unchecked) private var text: [UInt8]
+    @exclusivity(unchecked) private var text: XCalTextBuffer
     /// The runs of an element's text after its first, each linked to the next (-1: the last).
     private let moreText: [(start: Int, count: Int, next: Int32)]
     private let attributes: [XMLAttribute]
@@ -129,7 +129,7 @@ final class XCalTree {
     private var madePaths: [Int: String] = [:]
 
     fileprivate init(
-        nodes: [Node], names: Names, text: [UInt8], moreText: [(start: Int, count: Int, next: Int32)], attributes: [XMLAttribute],
+        nodes: [Node], names: Names, text: XCalTextBuffer, moreText: [(start: Int, count: Int, next: Int32)], attributes: [XMLAttribute],
         rootPath: XMLPath
     ) {
         self.moreText = moreText
@@ -148,6 +148,7 @@ final class XCalTree {
     deinit {
         nodes.deinitialize(count: nodeCount)
         nodes.deallocate()
+        text.free()
     }
 
     /// The root element. Elements refer to the tree without keeping it: the caller keeps the
@@ -157,14 +158,12 @@ final class XCalTree {
     func text(of id: Int) -> String {
         let node = nodes[id]
         guard node.textCount > 0 else { return "" }
-        guard node.moreText >= 0 else {
-            return text.withUnsafeBufferPointer { String(decoding: $0[node.textStart..<node.textStart + node.textCount], as: UTF8.self) }
-        }
-        var joined = Array(text[node.textStart..<node.textStart + node.textCount])
+        guard node.moreText >= 0 else { return String(decoding: text.slice(node.textStart, node.textCount), as: UTF8.self) }
+        var joined = Array(text.slice(node.textStart, node.textCount))
         var run = node.moreText
         while run >= 0 {
             let more = moreText[Int(run)]
-            joined += text[more.start..<more.start + more.count]
+            joined += text.slice(more.start, more.count)
             run = more.next
         }
         return String(decoding: joined, as: UTF8.self)
@@ -176,11 +175,9 @@ final class XCalTree {
     func withPlainText<R>(of id: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
         let node = nodes[id]
         guard node.textCount > 0, node.moreText < 0 else { return nil }
-        return text.withUnsafeBufferPointer { all in
-            let bytes = UnsafeBufferPointer(rebasing: all[node.textStart..<node.textStart + node.textCount])
-            guard bytes[0] > 0x20, bytes[0] < 0x7F, bytes[bytes.count - 1] > 0x20, bytes[bytes.count - 1] < 0x7F else { return nil }
-            return body(bytes)
-        }
+        let bytes = text.slice(node.textStart, node.textCount)
+        guard bytes[0] > 0x20, bytes[0] < 0x7F, bytes[bytes.count - 1] > 0x20, bytes[bytes.count - 1] < 0x7F else { return nil }
+        return body(bytes)
     }
 
     func attributes(of id: Int) -> ArraySlice<XMLAttribute> {
@@ -209,7 +206,8 @@ final class XCalTree {
     func make(name: XMLName, text value: String, line: Int, path: String) -> XCalElement {
         let number = names.number(name)
         let start = text.count
-        text.append(contentsOf: value.utf8)
+        var value = value
+        value.withUTF8 { text.append($0) }
         if nodeCount == nodeCapacity {
             let grown = UnsafeMutablePointer<Node>.allocate(capacity: nodeCapacity * 2)
             grown.moveInitialize(from: nodes, count: nodeCount)
@@ -224,6 +222,44 @@ final class XCalTree {
         nodeCount += 1
         madePaths[nodeCount - 1] = path
         return XCalElement(tree: self, id: nodeCount - 1)
+    }
+}
+
+/// Bytes in memory of their own, grown by doubling: the text of one tree. Appending a text
+/// node to an array cost three times the copy (uniqueness, capacity, the generic append).
+struct XCalTextBuffer {
+    private(set) var bytes: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 16)
+        bytes = .allocate(capacity: self.capacity)
+    }
+
+    mutating func append(_ more: UnsafeBufferPointer<UInt8>) {
+        guard let from = more.baseAddress, !more.isEmpty else { return }
+        if count + more.count > capacity {
+            var grown = capacity * 2
+            while grown < count + more.count { grown *= 2 }
+            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            larger.update(from: bytes, count: count)
+            bytes.deallocate()
+            bytes = larger
+            capacity = grown
+        }
+        (bytes + count).update(from: from, count: more.count)
+        count += more.count
+    }
+
+    /// The bytes from `start`, `count` of them.
+    func slice(_ start: Int, _ count: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: bytes + start, count: count)
+    }
+
+    /// Frees the memory; the buffer is not used after.
+    func free() {
+        bytes.deallocate()
     }
 }
 
@@ -245,8 +281,10 @@ struct XCalTreeBuilder {
         // Text goes into one buffer as it comes, each element's runs noted where they are
         // (gathering each open element's text in an array of its own and moving it at the
         // element's end cost as much as the rest of building the tree).
-        var text: [UInt8] = []
-        text.reserveCapacity(lastTextCount)
+        var text = XCalTextBuffer(capacity: lastTextCount + lastTextCount / 4)
+        // The tree takes the buffer; a failure before frees it.
+        var handedOver = false
+        defer { if !handedOver { text.free() } }
         var moreText: [(start: Int, count: Int, next: Int32)] = []
         moreText.reserveCapacity(lastMoreTextCount)
         var attributes = firstAttributes
@@ -287,7 +325,7 @@ struct XCalTreeBuilder {
                 }
                 let (id, lastRun) = stack[stack.count - 1]
                 let at = text.count
-                text.append(contentsOf: bytes)
+                text.append(bytes)
                 if nodes[Int(id)].textCount == 0 {
                     nodes[Int(id)].textStart = at
                     nodes[Int(id)].textCount = bytes.count
@@ -311,6 +349,7 @@ struct XCalTreeBuilder {
                 if stack.isEmpty {
                     lastTextCount = text.count
                     lastMoreTextCount = moreText.count
+                    handedOver = true
                     return XCalTree(
                         nodes: nodes, names: names, text: text, moreText: moreText, attributes: attributes, rootPath: rootPath)
                 }
