@@ -316,7 +316,12 @@ public final class XMLPullReader {
         /// How many names earlier batches have introduced.
         var namesSent = 0
         /// The batch being filled.
-        @exclusivity(unchecked) var batch = Batch()
+        @exclusivity(unchecked) var batch: Batch {
+            didSet { filling = Unmanaged.passUnretained(batch) }
+        }
+        /// `batch` as the callbacks reach it, without retaining it for every event (`batch`
+        /// keeps it): a retain and a release were a fifth of a text callback.
+        @exclusivity(unchecked) private var filling: Unmanaged<Batch>
         /// The length of the text node being read, across chunks.
         @exclusivity(unchecked) var textRun = 0
         private var chunk: [UInt8] = Array(repeating: 0, count: 1 << 16)
@@ -328,6 +333,9 @@ public final class XMLPullReader {
             self.limits = limits
             self.guardian = PrologGuard(limit: limits.maximumPrologBytes)
             self.markup = MarkupGuard(limit: limits.maximumMarkupBytes)
+            let first = Batch()
+            self.batch = first
+            self.filling = Unmanaged.passUnretained(first)
         }
 
         deinit {
@@ -452,7 +460,10 @@ public final class XMLPullReader {
         ) {
             textRun = 0
             let number = names.number(local: qualified(local, prefix, uri), namespace: uri)
-            let batch = self.batch
+            filling._withUnsafeGuaranteedRef { batch in startEvent(number, batch, count, values) }
+        }
+
+        private func startEvent(_ number: Int, _ batch: Batch, _ count: Int, _ values: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
             let first = batch.attributes.count
             if count > 0, let values {
                 for i in 0..<count {
@@ -497,7 +508,7 @@ public final class XMLPullReader {
 
         func end() {
             textRun = 0
-            batch.events.append(Event(kind: .end, name: 0, line: 0, start: 0, count: 0))
+            filling._withUnsafeGuaranteedRef { $0.events.append(Event(kind: .end, name: 0, line: 0, start: 0, count: 0)) }
         }
 
         func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
@@ -508,15 +519,17 @@ public final class XMLPullReader {
                 if let context { xmlStopParser(context) }
                 return
             }
-            let batch = self.batch
-            let at = batch.textCount
-            batch.append(bytes, count)
-            // A node's text may come in several calls (around references, across chunks):
-            // one event while nothing else comes between.
-            if let last = batch.events.last, last.kind == .text, Int(last.start + last.count) == at {
-                batch.events[batch.events.count - 1].count += Int32(count)
-            } else {
-                batch.events.append(Event(kind: .text, name: 0, line: Int32(clamping: parserLine), start: Int32(at), count: Int32(count)))
+            filling._withUnsafeGuaranteedRef { batch in
+                let at = batch.textCount
+                batch.append(bytes, count)
+                // A node's text may come in several calls (around references, across chunks):
+                // one event while nothing else comes between.
+                if let last = batch.events.last, last.kind == .text, Int(last.start + last.count) == at {
+                    batch.events[batch.events.count - 1].count += Int32(count)
+                } else {
+                    batch.events.append(
+                        Event(kind: .text, name: 0, line: Int32(clamping: parserLine), start: Int32(at), count: Int32(count)))
+                }
             }
         }
 
