@@ -44,10 +44,13 @@ struct MarkupGuard {
                 state = .tag
                 length = 1
                 prefixCount = 1
-                mayBeComment = true
-                mayBeCDATA = true
+                // Only `<!` may open a comment or CDATA: any other tag (nearly every one) skips
+                // the byte-by-byte look at its first bytes and is counted in runs at once.
+                let opensDeclaration = i >= n || base[i] == UInt8(ascii: "!")
+                mayBeComment = opensDeclaration
+                mayBeCDATA = opensDeclaration
                 quote = nil
-            case .tag where prefixCount < Self.cdataOpen.count && (mayBeComment || mayBeCDATA):
+            case .tag where (mayBeComment || mayBeCDATA) && prefixCount < Self.cdataOpen.count:
                 let b = base[i]
                 i += 1
                 mayBeComment = mayBeComment && prefixCount < Self.commentOpen.count && Self.commentOpen[prefixCount] == b

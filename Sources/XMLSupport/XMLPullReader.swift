@@ -191,7 +191,8 @@ public final class XMLPullReader {
             return .start(name: number, index: index)
         case .end:
             let frame = stack.removeLast()
-            childCounts.removeLast(childCounts.count - frame.countsStart)
+            // Most elements have no children: nothing to drop, and removeLast(0) was not free.
+            if childCounts.count > frame.countsStart { childCounts.removeSubrange(frame.countsStart...) }
             endedName = frame.name
             // As libxml2's reader did: an end is placed on its element's start.
             currentLine = frame.line
@@ -315,7 +316,12 @@ public final class XMLPullReader {
         /// How many names earlier batches have introduced.
         var namesSent = 0
         /// The batch being filled.
-        @exclusivity(unchecked) var batch = Batch()
+        @exclusivity(unchecked) var batch: Batch {
+            didSet { filling = Unmanaged.passUnretained(batch) }
+        }
+        /// `batch` as the callbacks reach it, without retaining it for every event (`batch`
+        /// keeps it): a retain and a release were a fifth of a text callback.
+        @exclusivity(unchecked) private var filling: Unmanaged<Batch>
         /// The length of the text node being read, across chunks.
         @exclusivity(unchecked) var textRun = 0
         private var chunk: [UInt8] = Array(repeating: 0, count: 1 << 16)
@@ -327,6 +333,9 @@ public final class XMLPullReader {
             self.limits = limits
             self.guardian = PrologGuard(limit: limits.maximumPrologBytes)
             self.markup = MarkupGuard(limit: limits.maximumMarkupBytes)
+            let first = Batch()
+            self.batch = first
+            self.filling = Unmanaged.passUnretained(first)
         }
 
         deinit {
@@ -342,7 +351,11 @@ public final class XMLPullReader {
         /// Reads the next chunk and parses it; the batch of its events, with the document's end
         /// when it has come (or a failure has stopped it).
         func pump() -> Batch {
+            let last = batch.events.count
             batch = Batch(capacity: 1 << 14)
+            // Room for as many events as the last chunk had: growing the array from empty
+            // copied each chunk's events several times over.
+            batch.events.reserveCapacity(last + last / 8)
             parse()
             let done = batch
             if names.count > namesSent {
@@ -447,7 +460,10 @@ public final class XMLPullReader {
         ) {
             textRun = 0
             let number = names.number(local: qualified(local, prefix, uri), namespace: uri)
-            let batch = self.batch
+            filling._withUnsafeGuaranteedRef { batch in startEvent(number, batch, count, values) }
+        }
+
+        private func startEvent(_ number: Int, _ batch: Batch, _ count: Int, _ values: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
             let first = batch.attributes.count
             if count > 0, let values {
                 for i in 0..<count {
@@ -492,7 +508,7 @@ public final class XMLPullReader {
 
         func end() {
             textRun = 0
-            batch.events.append(Event(kind: .end, name: 0, line: 0, start: 0, count: 0))
+            filling._withUnsafeGuaranteedRef { $0.events.append(Event(kind: .end, name: 0, line: 0, start: 0, count: 0)) }
         }
 
         func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
@@ -503,15 +519,17 @@ public final class XMLPullReader {
                 if let context { xmlStopParser(context) }
                 return
             }
-            let batch = self.batch
-            let at = batch.textCount
-            batch.append(bytes, count)
-            // A node's text may come in several calls (around references, across chunks):
-            // one event while nothing else comes between.
-            if let last = batch.events.last, last.kind == .text, Int(last.start + last.count) == at {
-                batch.events[batch.events.count - 1].count += Int32(count)
-            } else {
-                batch.events.append(Event(kind: .text, name: 0, line: Int32(clamping: parserLine), start: Int32(at), count: Int32(count)))
+            filling._withUnsafeGuaranteedRef { batch in
+                let at = batch.textCount
+                batch.append(bytes, count)
+                // A node's text may come in several calls (around references, across chunks):
+                // one event while nothing else comes between.
+                if let last = batch.events.last, last.kind == .text, Int(last.start + last.count) == at {
+                    batch.events[batch.events.count - 1].count += Int32(count)
+                } else {
+                    batch.events.append(
+                        Event(kind: .text, name: 0, line: Int32(clamping: parserLine), start: Int32(at), count: Int32(count)))
+                }
             }
         }
 
@@ -522,8 +540,11 @@ public final class XMLPullReader {
             parserMessage = (text, error.pointee.line > 0 ? Int(error.pointee.line) : nil)
         }
 
-        private static func parser(_ context: UnsafeMutableRawPointer?) -> Parser {
-            Unmanaged<Parser>.fromOpaque(context!).takeUnretainedValue()
+        /// Calls `body` with the parser at `context` without retaining it (the reader keeps it
+        /// alive while libxml2 parses): a retain and a release per callback were a tenth of
+        /// the callbacks' cost.
+        private static func parser<T>(_ context: UnsafeMutableRawPointer?, _ body: (Parser) -> T) -> T {
+            Unmanaged<Parser>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
         }
 
         /// The SAX2 handlers; libxml2 copies the struct into each parser context.
@@ -532,19 +553,19 @@ public final class XMLPullReader {
             h.initialize(to: xmlSAXHandler())
             h.pointee.initialized = UInt32(XML_SAX2_MAGIC)
             h.pointee.startElementNs = { context, local, prefix, uri, _, _, count, _, values in
-                parser(context).start(local, prefix, uri, Int(count), values)
+                parser(context) { $0.start(local, prefix, uri, Int(count), values) }
             }
-            h.pointee.endElementNs = { context, _, _, _ in parser(context).end() }
+            h.pointee.endElementNs = { context, _, _, _ in parser(context) { $0.end() } }
             let characters: charactersSAXFunc = { context, bytes, count in
                 guard let bytes, count > 0 else { return }
-                parser(context).characters(bytes, Int(count))
+                parser(context) { $0.characters(bytes, Int(count)) }
             }
             h.pointee.characters = characters
             h.pointee.ignorableWhitespace = characters
             h.pointee.cdataBlock = characters
             h.pointee.serror = { context, error in
                 guard let context, let error else { return }
-                parser(context).parserError(error)
+                parser(context) { $0.parserError(error) }
             }
             return h
         }()

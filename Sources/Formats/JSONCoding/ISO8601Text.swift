@@ -113,8 +113,10 @@ public enum ISO8601Text {
 
         var atEnd: Bool { i == b.count }
 
-        mutating func take(_ c: Character) -> Bool {
-            guard i < b.count, b[i] == c.asciiValue! else { return false }
+        /// Takes `c` if it comes next. A scalar rather than a Character: `Character.asciiValue`
+        /// walked the Character's scalars on every call, a third of parsing a date-time.
+        mutating func take(_ c: Unicode.Scalar) -> Bool {
+            guard i < b.count, b[i] == UInt8(ascii: c) else { return false }
             i += 1
             return true
         }

@@ -42,6 +42,7 @@ struct XCalDecoder {
 
     /// Children in the xCal namespace; anything else is an extension element, skipped with a warning.
     func xcalChildren(_ element: XCalElement) throws -> XCalChildren {
+        if element.tree.allXCal { return element.xcalChildren }
         // Nearly always every child is xCal's. Otherwise each other child is resolved to the
         // xCal element it stands for (renamed in the tree) or skipped with a warning, and the
         // children that are then xCal's are the ones read.
@@ -57,9 +58,15 @@ struct XCalDecoder {
     func component(_ element: XCalElement) throws -> Component {
         var component = Component(name: element.upperLocal)
         for child in try xcalChildren(element) {
-            switch child.local {
-            case "properties": component.properties += try properties(child)
-            case "components": component.components += try xcalChildren(child).map(self.component)
+            switch child.role {
+            case .properties:
+                // Moved rather than appended when it is the first (as nearly always).
+                if component.properties.isEmpty {
+                    component.properties = try properties(child)
+                } else {
+                    component.properties += try properties(child)
+                }
+            case .components: component.components += try xcalChildren(child).map(self.component)
             default:
                 try repair(child, "\(element.local) holds \(child.local), which is neither properties nor components; skipped")
             }
@@ -76,8 +83,12 @@ struct XCalDecoder {
         var parameters: [Parameter] = []
         var values: [XCalElement] = []
         for child in try xcalChildren(element) {
-            if child.local == "parameters" {
-                parameters += try xcalChildren(child).map(parameter)
+            if child.role == .parameters {
+                if parameters.isEmpty {
+                    parameters = try xcalChildren(child).map(parameter)
+                } else {
+                    parameters += try xcalChildren(child).map(parameter)
+                }
             } else {
                 values.append(child)
             }
@@ -95,28 +106,21 @@ struct XCalDecoder {
 
     func parameter(_ element: XCalElement) throws -> Parameter {
         let name = element.upperLocal
-        let valueElements = Array(try xcalChildren(element))
-        if valueElements.isEmpty && element.trimmedText.isEmpty {
+        var values: [String] = []
+        for v in try xcalChildren(element) {
+            values.append(v.role == .boolean ? v.trimmedText.uppercased() : v.text)
+        }
+        if values.isEmpty && element.trimmedText.isEmpty {
             // A parameter without a value (`;ENCODING;…` in old exports) is an empty element.
             return Parameter(name: name, values: [])
         }
-        guard !valueElements.isEmpty else {
+        guard !values.isEmpty else {
             // A parameter written with its value as bare text, as in RFC 6321's own B.2 example.
             try repair(element, "parameter \(element.local) has no value element; its text is read as the value")
             return Parameter(name, element.trimmedText)
         }
-        return Parameter(
-            name: name,
-            values: valueElements.map { v in
-                v.local == "boolean" ? v.trimmedText.uppercased() : v.text
-            })
+        return Parameter(name: name, values: values)
     }
-
-    /// The value types by their xCal element names (`date-time`): looked up once per
-    /// property, where upper-casing the name and matching it against every raw value cost more
-    /// than the rest of reading the value.
-    private static let valueTypes: [String: ValueType] = Dictionary(
-        uniqueKeysWithValues: ValueType.allCases.map { ($0.rawValue.lowercased(), $0) })
 
     private struct Mismatch: Error {
         var message: String
@@ -124,7 +128,8 @@ struct XCalDecoder {
 
     /// The typed value of a property's value elements.
     func value(_ values: [XCalElement], of property: XCalElement, property name: String) throws -> PropertyValue {
-        let definition = PropertyTable.definition(name)
+        // Looked up only where a value is repaired: most values never need it.
+        var definition: PropertyDefinition? { PropertyTable.definition(name) }
         if values.isEmpty {
             let text = property.text
             guard !text.allSatisfy(\.isWhitespace) else { throw fail(property, "property \(property.local) has no value") }
@@ -140,7 +145,7 @@ struct XCalDecoder {
             return try value([synthetic], of: property, property: name)
         }
         // Structured values are recognized by their parts, not by a type element.
-        if values.contains(where: { $0.local == "latitude" }) {
+        if values.contains(where: { $0.role == .latitude }) {
             guard let lat = values.first(where: { $0.local == "latitude" }).flatMap({ Double($0.trimmedText) }),
                 let lon = values.first(where: { $0.local == "longitude" }).flatMap({ Double($0.trimmedText) }),
                 lat.isFinite, lon.isFinite
@@ -150,26 +155,29 @@ struct XCalDecoder {
             }
             return .geo(latitude: lat, longitude: lon)
         }
-        if values.contains(where: { $0.local == "code" }) {
+        if values.contains(where: { $0.role == .code }) {
             // REQUEST-STATUS (RFC 6321 §3.4.1.3): the parts become the iCalendar text the model keeps.
             var parts = [values.first { $0.local == "code" }?.text ?? ""]
             if let description = values.first(where: { $0.local == "description" }) { parts.append(Self.escapeText(description.text)) }
             if let data = values.first(where: { $0.local == "data" }) { parts.append(Self.escapeText(data.text)) }
             return .unknown(type: nil, literal: parts.joined(separator: ";"))
         }
-        let typeName = values[0].local
-        if let other = values.first(where: { $0.local != typeName }), !(Set([typeName, other.local]) == ["date", "date-time"]) {
+        // Names are told apart by number: the values are all xCal's, so two have one local
+        // name exactly when they have one name.
+        let typeNumber = values[0].nameNumber
+        var typeName: String { values[0].local }
+        if let other = values.first(where: { $0.nameNumber != typeNumber }), !(Set([typeName, other.local]) == ["date", "date-time"]) {
             throw fail(other, "property \(property.local) mixes \(typeName) and \(other.local) values")
         }
-        if typeName == "unknown" {
+        if values[0].role == .unknown {
             return .unknown(type: nil, literal: values.map(\.text).joined(separator: ","))
         }
-        guard let type = Self.valueTypes[typeName] ?? ValueType(rawValue: typeName.uppercased()), type != .geo else {
+        guard let type = values[0].valueType, type != .geo else {
             // A value type this table does not know (an X- type): kept as the literal it is.
             return .unknown(type: typeName.uppercased(), literal: values.map(\.text).joined(separator: ","))
         }
         do {
-            return try typed(values, type: type, definition: definition)
+            return try typed(values, type: type)
         } catch let m as Mismatch {
             try repair(property, "\(property.local) is not a valid \(typeName) value (\(m.message)); kept as text")
             // As the ICS reader keeps it: the literal in iCalendar's form, the type declared only
@@ -195,7 +203,7 @@ struct XCalDecoder {
         return v.text
     }
 
-    private func typed(_ values: [XCalElement], type: ValueType, definition: PropertyDefinition?) throws -> PropertyValue {
+    private func typed(_ values: [XCalElement], type: ValueType) throws -> PropertyValue {
         func single() throws -> XCalElement {
             guard values.count == 1 else { throw Mismatch(message: "\(values.count) values where one is allowed") }
             return values[0]
@@ -206,10 +214,9 @@ struct XCalDecoder {
         case .date, .dateTime:
             return .dateTimes(
                 try values.map { v in
-                    let s = v.trimmedText
-                    let isDate = v.local == "date"
-                    guard let d = ISO8601Text.parseDateTime(s, allowDate: isDate), d.isDateOnly == isDate else {
-                        throw Mismatch(message: "'\(s)'")
+                    let isDate = v.role == .date
+                    guard let d = Self.dateTime(v, allowDate: isDate), d.isDateOnly == isDate else {
+                        throw Mismatch(message: "'\(v.trimmedText)'")
                     }
                     return d
                 })
@@ -281,6 +288,15 @@ struct XCalDecoder {
                 return t
             }
             return .times(times, utc: utc)
+        }
+    }
+
+    /// The date-time a value element holds, parsed from the tree's bytes when they are its
+    /// trimmed text, else from that text.
+    static func dateTime(_ v: XCalElement, allowDate: Bool) -> CalendarDateTime? {
+        switch v.tree.withPlainText(of: v.id, { ISO8601Text.parseDateTime($0, allowDate: allowDate) }) {
+        case .some(let parsed): return parsed
+        case .none: return ISO8601Text.parseDateTime(v.trimmedText, allowDate: allowDate)
         }
     }
 

@@ -48,19 +48,25 @@ final class XCalScanner {
 
     private func scan() throws -> Unit {
         let xml = try self.xml.get()
-        while let event = try xml.next() {
-            switch event {
-            case .text(let t):
+        while let node = try xml.nextNode() {
+            let event: XMLEvent
+            switch node {
+            case .text(let bytes):
+                // Indentation is ASCII: told by its bytes without making a String of it.
+                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }) { continue }
+                let t = String(decoding: bytes, as: UTF8.self)
                 if t.allSatisfy(\.isWhitespace) { continue }
-            case .start(let name, let attributes):
+                event = .text(t)
+            case .start(let name, let attributes, _):
+                event = .start(name, attributes: attributes)
                 let depth = xml.depth
                 if depth == 1 && name == XCalNames.vcalendar { calendarDepth = 1 }
                 let whole =
                     (depth == calendarDepth && calendarDepth == 2 && name != XCalNames.vcalendar)
                     || (depth == calendarDepth + 1 && name != XCalNames.components) || depth == calendarDepth + 2
                 if whole { return .tree(try trees.read(xml, start: name, attributes: attributes)) }
-            case .end:
-                break
+            case .end(let name):
+                event = .end(name)
             }
             return .event(event, line: xml.line, path: xml.path)
         }

@@ -1,3 +1,4 @@
+import ICalendarData
 import XMLSupport
 
 /// One element of an xCal document read whole (a component, a calendar's properties), as flat
@@ -20,10 +21,16 @@ final class XCalTree {
         /// How many siblings of its name it has had, itself included (for its path).
         var index: Int32
         var line: Int
+        /// Its first run of text in `text`; any later runs (text after a child, as the
+        /// whitespace between children) are in `moreText`, from this index on (-1: none).
         var textStart = 0
         var textCount = 0
+        var moreText: Int32 = -1
         var attributeStart: Int32
         var attributeCount: Int32
+        /// What the decoder asks of the name, copied from `Names` so that a look at a node
+        /// reads no array but the nodes.
+        var facts: Names.Facts
     }
 
     /// The names met so far, by the reader's numbers, with what the decoder asks of each.
@@ -31,15 +38,46 @@ final class XCalTree {
         private(set) var names: [XMLName] = []
         /// Each local name upper-cased, as the ICS reader has iCalendar names.
         private(set) var uppers: [String] = []
-        /// Whether each is in the xCal namespace.
-        private(set) var inXCal: [Bool] = []
+        /// What the decoder asks of each name, by number.
+        private(set) var facts: [Facts] = []
+
+        /// The roles the decoder tells elements apart by, known from the local name alone.
+        enum Role: UInt8 {
+            case other, properties, components, parameters, latitude, longitude, code, date, unknown, boolean
+        }
+
+        /// What the decoder asks of a name, worked out once when the name is first met rather
+        /// than for every element (string comparisons and a dictionary lookup per value).
+        struct Facts {
+            /// Whether the name is in the xCal namespace.
+            var inXCal: Bool
+            var role: Role
+            /// The value type a value element of this name holds, as the decoder finds it by
+            /// the local name (nil for a name that is no value type).
+            var valueType: ValueType?
+        }
 
         var count: Int { names.count }
 
         mutating func append(_ name: XMLName) {
             names.append(name)
             uppers.append(Self.upper(name.local))
-            inXCal.append(name.namespace == XCalNames.namespace)
+            facts.append(Self.facts(of: name))
+        }
+
+        private static let roles: [String: Role] = [
+            "properties": .properties, "components": .components, "parameters": .parameters, "latitude": .latitude,
+            "longitude": .longitude, "code": .code, "date": .date, "unknown": .unknown, "boolean": .boolean,
+        ]
+
+        /// The value types by their xCal element names (`date-time`).
+        private static let valueTypes: [String: ValueType] = Dictionary(
+            uniqueKeysWithValues: ValueType.allCases.map { ($0.rawValue.lowercased(), $0) })
+
+        private static func facts(of name: XMLName) -> Facts {
+            Facts(
+                inXCal: name.namespace == XCalNames.namespace, role: roles[name.local] ?? .other,
+                valueType: valueTypes[name.local] ?? ValueType(rawValue: name.local.uppercased()))
         }
 
         /// The number of `name`, added if it is new.
@@ -70,21 +108,47 @@ final class XCalTree {
     // Read often while decoding and written only while reading or on the rare repairs below;
     // no access hands out a reference across a call, so the run-time exclusivity checks are
     // left out (as in XMLPullReader).
-    @exclusivity(unchecked) private(set) var nodes: [Node]
+    //
+    // The nodes are in memory of the tree's own rather than an array: the decoder looks at
+    // nodes through elements that do not keep the tree, and every look at an array property
+    // of the tree retained and released the array's buffer (a fifth of the decoder's work).
+    @exclusivity(unchecked) private(set) var nodes: UnsafeMutablePointer<Node>
+    @exclusivity(unchecked) private var nodeCount: Int
+    @exclusivity(unchecked) private var nodeCapacity: Int
     @exclusivity(unchecked) private(set) var names: Names
-    @exclusivity(unchecked) private var text: [UInt8]
+    @exclusivity(unchecked) private var text: XCalTextBuffer
+    /// The runs of an element's text after its first, each linked to the next (-1: the last).
+    private let moreText: [(start: Int, count: Int, next: Int32)]
     private let attributes: [XMLAttribute]
-    /// The root's path in the document.
-    private let rootPath: String
+    /// Whether every element read is in the xCal namespace (so none is to be resolved or
+    /// skipped), as nearly always.
+    let allXCal: Bool
+    /// The root's place in the document, turned into text only for a message.
+    private let rootPath: XMLPath
     /// Paths of elements made while decoding, which are not in the document.
     private var madePaths: [Int: String] = [:]
 
-    fileprivate init(nodes: [Node], names: Names, text: [UInt8], attributes: [XMLAttribute], rootPath: String) {
-        self.nodes = nodes
+    fileprivate init(
+        nodes: [Node], names: Names, text: XCalTextBuffer, moreText: [(start: Int, count: Int, next: Int32)], attributes: [XMLAttribute],
+        rootPath: XMLPath
+    ) {
+        self.moreText = moreText
+        self.nodeCount = nodes.count
+        self.nodeCapacity = nodes.count
+        let storage = UnsafeMutablePointer<Node>.allocate(capacity: max(nodes.count, 1))
+        nodes.withUnsafeBufferPointer { storage.initialize(from: $0.baseAddress!, count: $0.count) }
+        self.nodes = storage
+        self.allXCal = nodes.allSatisfy(\.facts.inXCal)
         self.names = names
         self.text = text
         self.attributes = attributes
         self.rootPath = rootPath
+    }
+
+    deinit {
+        nodes.deinitialize(count: nodeCount)
+        nodes.deallocate()
+        text.free()
     }
 
     /// The root element. Elements refer to the tree without keeping it: the caller keeps the
@@ -94,7 +158,26 @@ final class XCalTree {
     func text(of id: Int) -> String {
         let node = nodes[id]
         guard node.textCount > 0 else { return "" }
-        return text.withUnsafeBufferPointer { String(decoding: $0[node.textStart..<node.textStart + node.textCount], as: UTF8.self) }
+        guard node.moreText >= 0 else { return String(decoding: text.slice(node.textStart, node.textCount), as: UTF8.self) }
+        var joined = Array(text.slice(node.textStart, node.textCount))
+        var run = node.moreText
+        while run >= 0 {
+            let more = moreText[Int(run)]
+            joined += text.slice(more.start, more.count)
+            run = more.next
+        }
+        return String(decoding: joined, as: UTF8.self)
+    }
+
+    /// `body` over the element's text as bytes when they are its trimmed text as they stand
+    /// (one run, starting and ending with a visible ASCII byte, as `XMLElement.trimmed` tests);
+    /// nil otherwise. A value parsed from bytes needs no String made.
+    func withPlainText<R>(of id: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        let node = nodes[id]
+        guard node.textCount > 0, node.moreText < 0 else { return nil }
+        let bytes = text.slice(node.textStart, node.textCount)
+        guard bytes[0] > 0x20, bytes[0] < 0x7F, bytes[bytes.count - 1] > 0x20, bytes[bytes.count - 1] < 0x7F else { return nil }
+        return body(bytes)
     }
 
     func attributes(of id: Int) -> ArraySlice<XMLAttribute> {
@@ -104,7 +187,7 @@ final class XCalTree {
 
     /// The element's path, e.g. `/icalendar/vcalendar/components/vevent[3]/properties`.
     func path(of id: Int) -> String {
-        if id == 0 { return rootPath }
+        if id == 0 { return rootPath.description }
         if let made = madePaths[id] { return made }
         let node = nodes[id]
         let text = path(of: Int(node.parent)) + "/" + names.names[Int(node.pathName)].local
@@ -113,7 +196,9 @@ final class XCalTree {
 
     /// Gives element `id` the name `name` for decoding; its path keeps the name it was read with.
     func rename(_ id: Int, to name: XMLName) {
-        nodes[id].name = names.number(name)
+        let number = names.number(name)
+        nodes[id].name = number
+        nodes[id].facts = names.facts[Int(number)]
     }
 
     /// An element that is not in the document (a value the decoder supplies), with the text,
@@ -121,55 +206,109 @@ final class XCalTree {
     func make(name: XMLName, text value: String, line: Int, path: String) -> XCalElement {
         let number = names.number(name)
         let start = text.count
-        text.append(contentsOf: value.utf8)
-        nodes.append(
-            Node(
+        var value = value
+        value.withUTF8 { text.append($0) }
+        if nodeCount == nodeCapacity {
+            let grown = UnsafeMutablePointer<Node>.allocate(capacity: nodeCapacity * 2)
+            grown.moveInitialize(from: nodes, count: nodeCount)
+            nodes.deallocate()
+            nodes = grown
+            nodeCapacity *= 2
+        }
+        (nodes + nodeCount).initialize(
+            to: Node(
                 name: number, pathName: number, parent: -1, index: 1, line: line, textStart: start, textCount: text.count - start,
-                attributeStart: 0, attributeCount: 0))
-        madePaths[nodes.count - 1] = path
-        return XCalElement(tree: self, id: nodes.count - 1)
+                attributeStart: 0, attributeCount: 0, facts: names.facts[Int(number)]))
+        nodeCount += 1
+        madePaths[nodeCount - 1] = path
+        return XCalElement(tree: self, id: nodeCount - 1)
+    }
+}
+
+/// Bytes in memory of their own, grown by doubling: the text of one tree. Appending a text
+/// node to an array cost three times the copy (uniqueness, capacity, the generic append).
+struct XCalTextBuffer {
+    private(set) var bytes: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 16)
+        bytes = .allocate(capacity: self.capacity)
+    }
+
+    mutating func append(_ more: UnsafeBufferPointer<UInt8>) {
+        guard let from = more.baseAddress, !more.isEmpty else { return }
+        if count + more.count > capacity {
+            var grown = capacity * 2
+            while grown < count + more.count { grown *= 2 }
+            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            larger.update(from: bytes, count: count)
+            bytes.deallocate()
+            bytes = larger
+            capacity = grown
+        }
+        (bytes + count).update(from: from, count: more.count)
+        count += more.count
+    }
+
+    /// The bytes from `start`, `count` of them.
+    func slice(_ start: Int, _ count: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: bytes + start, count: count)
+    }
+
+    /// Frees the memory; the buffer is not used after.
+    func free() {
+        bytes.deallocate()
     }
 }
 
 /// Builds `XCalTree`s from a pull reader, keeping its buffers from one tree to the next.
 struct XCalTreeBuilder {
     private var names = XCalTree.Names()
-    /// Each open element's text, gathered as bytes and moved into the tree at its end: the
-    /// whitespace between an element's children comes as one node per gap.
-    private var texts: [[UInt8]] = []
-    private var stack: [Int32] = []
+    /// The open elements, each with the last run of its text in the tree's `moreText` (-1:
+    /// its first run, in the node, is the last).
+    private var stack: [(id: Int32, lastRun: Int32)] = []
     /// The sizes of the last tree, to reserve for the next.
-    private var lastNodeCount = 16
     private var lastTextCount = 256
+    private var lastMoreTextCount = 16
+    /// The nodes of the tree being read, kept from one tree to the next (the tree copies them).
+    private var nodes: [XCalTree.Node] = []
 
     /// Reads the element `xml` has just started, and everything inside it.
     mutating func read(_ xml: XMLPullReader, start name: XMLName, attributes firstAttributes: [XMLAttribute]) throws -> XCalTree {
-        var nodes: [XCalTree.Node] = []
-        nodes.reserveCapacity(lastNodeCount)
-        var text: [UInt8] = []
-        text.reserveCapacity(lastTextCount)
+        nodes.removeAll(keepingCapacity: true)
+        // Text goes into one buffer as it comes, each element's runs noted where they are
+        // (gathering each open element's text in an array of its own and moving it at the
+        // element's end cost as much as the rest of building the tree).
+        var text = XCalTextBuffer(capacity: lastTextCount + lastTextCount / 4)
+        // The tree takes the buffer; a failure before frees it.
+        var handedOver = false
+        defer { if !handedOver { text.free() } }
+        var moreText: [(start: Int, count: Int, next: Int32)] = []
+        moreText.reserveCapacity(lastMoreTextCount)
         var attributes = firstAttributes
-        let rootPath = xml.path
+        let rootPath = xml.place
         let rootName = self.number(xml.startedName, in: xml)
         nodes.append(
             XCalTree.Node(
                 name: rootName, pathName: rootName, parent: -1, index: 1, line: xml.line, attributeStart: 0,
-                attributeCount: Int32(attributes.count)))
+                attributeCount: Int32(attributes.count), facts: names.facts[Int(rootName)]))
         stack.removeAll(keepingCapacity: true)
-        stack.append(0)
-        if texts.isEmpty { texts.append([]) }
+        stack.append((0, -1))
         var size = 0
         while let node = try xml.nextNumberedNode() {
             switch node {
             case .start(let name, let index):
                 let number = self.number(name, in: xml)
                 let childAttributes = xml.startedAttributes
-                let parent = stack[stack.count - 1]
+                let parent = stack[stack.count - 1].id
                 let id = Int32(nodes.count)
                 nodes.append(
                     XCalTree.Node(
                         name: number, pathName: number, parent: parent, index: Int32(index), line: xml.line,
-                        attributeStart: Int32(attributes.count), attributeCount: Int32(childAttributes.count)))
+                        attributeStart: Int32(attributes.count), attributeCount: Int32(childAttributes.count),
+                        facts: names.facts[Int(number)]))
                 if !childAttributes.isEmpty { attributes += childAttributes }
                 let last = nodes[Int(parent)].lastChild
                 if last >= 0 {
@@ -178,27 +317,41 @@ struct XCalTreeBuilder {
                     nodes[Int(parent)].firstChild = id
                 }
                 nodes[Int(parent)].lastChild = id
-                stack.append(id)
-                if texts.count < stack.count { texts.append([]) }
+                stack.append((id, -1))
             case .text(let bytes):
                 size += bytes.count
                 if size > xml.limits.maximumTextBytes {
                     throw xml.error(.tooLarge, "the content of \(name.local) is longer than \(xml.limits.maximumTextBytes) bytes")
                 }
-                texts[stack.count - 1].append(contentsOf: bytes)
-            case .end:
-                let id = Int(stack.removeLast())
-                let level = stack.count
-                if !texts[level].isEmpty {
-                    nodes[id].textStart = text.count
-                    nodes[id].textCount = texts[level].count
-                    text += texts[level]
-                    texts[level].removeAll(keepingCapacity: true)
+                let (id, lastRun) = stack[stack.count - 1]
+                let at = text.count
+                text.append(bytes)
+                if nodes[Int(id)].textCount == 0 {
+                    nodes[Int(id)].textStart = at
+                    nodes[Int(id)].textCount = bytes.count
+                } else if lastRun < 0 && nodes[Int(id)].textStart + nodes[Int(id)].textCount == at {
+                    nodes[Int(id)].textCount += bytes.count
+                } else if lastRun >= 0 && moreText[Int(lastRun)].start + moreText[Int(lastRun)].count == at {
+                    moreText[Int(lastRun)].count += bytes.count
+                } else {
+                    // Text after a child: a run of its own, linked from the element's last.
+                    let run = Int32(moreText.count)
+                    moreText.append((at, bytes.count, -1))
+                    if lastRun < 0 {
+                        nodes[Int(id)].moreText = run
+                    } else {
+                        moreText[Int(lastRun)].next = run
+                    }
+                    stack[stack.count - 1].lastRun = run
                 }
+            case .end:
+                stack.removeLast()
                 if stack.isEmpty {
-                    lastNodeCount = nodes.count
                     lastTextCount = text.count
-                    return XCalTree(nodes: nodes, names: names, text: text, attributes: attributes, rootPath: rootPath)
+                    lastMoreTextCount = moreText.count
+                    handedOver = true
+                    return XCalTree(
+                        nodes: nodes, names: names, text: text, moreText: moreText, attributes: attributes, rootPath: rootPath)
                 }
             }
         }
@@ -225,7 +378,14 @@ struct XCalElement {
     var namespace: String { tree.names.names[Int(node.name)].namespace }
     /// The local name upper-cased, as iCalendar names are.
     var upperLocal: String { tree.names.uppers[Int(node.name)] }
-    var isXCal: Bool { tree.names.inXCal[Int(node.name)] }
+    var isXCal: Bool { node.facts.inXCal }
+    /// What the decoder tells the element apart by.
+    var role: XCalTree.Names.Role { node.facts.role }
+    /// The value type an element of this name holds, if it is a value element.
+    var valueType: ValueType? { node.facts.valueType }
+    /// The number of its name: two elements of the same tree have the same name if and only
+    /// if they have the same number.
+    var nameNumber: Int32 { node.name }
     /// The line the element started on.
     var line: Int { node.line }
     /// The element's path in the document, for messages.
@@ -272,7 +432,7 @@ struct XCalChildren: Sequence, IteratorProtocol {
             let id = Int(cursor)
             let node = tree.nodes[id]
             cursor = node.nextSibling
-            if !onlyXCal || tree.names.inXCal[Int(node.name)] { return XCalElement(tree: tree, id: id) }
+            if !onlyXCal || node.facts.inXCal { return XCalElement(tree: tree, id: id) }
         }
         return nil
     }
