@@ -33,6 +33,9 @@ public final class XMLPullReader {
     /// to parse ahead, else on the caller's.
     private let batches: Prefetcher<Batch>
     @exclusivity(unchecked) private var batch = Batch()
+    /// The batch before `batch`, kept until the next one comes: a text node's bytes then stay
+    /// valid through the call after the one that handed them out (see `readTree`).
+    @exclusivity(unchecked) private var previousBatch = Batch()
     @exclusivity(unchecked) private var head = 0
     /// The names by number, as the batches introduce them.
     @exclusivity(unchecked) private var names: [XMLName] = []
@@ -127,6 +130,25 @@ public final class XMLPullReader {
     /// and every number up to `startedName` is known.
     public func name(numbered number: Int) -> XMLName { names[number] }
 
+    /// For `readTree`: how many children the element last read into a tree at each depth (below
+    /// the tree's root) had, so that the next one's array is made that size at its first child
+    /// rather than grown by doubling (a copy each time); documents repeat their shapes.
+    @exclusivity(unchecked) var treeWidths: [Int] = []
+
+    /// For each name's number, the number of the first name with the same local name.
+    @exclusivity(unchecked) private var localNumbers: [Int] = []
+
+    /// The number of the first name met whose local name is that of name `number`: names
+    /// compared by local name alone, as integers.
+    func localNumber(of number: Int) -> Int {
+        while localNumbers.count <= number {
+            let next = localNumbers.count
+            let local = names[next].local
+            localNumbers.append((0..<next).first { names[$0].local == local }.map { localNumbers[$0] } ?? next)
+        }
+        return localNumbers[number]
+    }
+
     /// The attributes of the element last started (by `nextNode` or `nextNumberedNode`).
     public var startedAttributes: [XMLAttribute] {
         startedAttributeRange.isEmpty ? [] : Array(batch.attributes[startedAttributeRange])
@@ -170,6 +192,7 @@ public final class XMLPullReader {
                 finished = true
                 return nil
             }
+            previousBatch = batch
             batch = next
             head = 0
             names += next.names
@@ -191,7 +214,9 @@ public final class XMLPullReader {
             return .start(name: number, index: index)
         case .end:
             let frame = stack.removeLast()
-            childCounts.removeLast(childCounts.count - frame.countsStart)
+            // Most elements are leaves, with no counts to remove (removing none still went
+            // through the generic range replacement).
+            if childCounts.count > frame.countsStart { childCounts.removeLast(childCounts.count - frame.countsStart) }
             endedName = frame.name
             // As libxml2's reader did: an end is placed on its element's start.
             currentLine = frame.line
@@ -211,16 +236,20 @@ public final class XMLPullReader {
 
     /// Counts a child called `name` of the element whose counts start at `start`; how many of
     /// that name it has had, this one included.
-    private func countChild(_ name: Int, from start: Int) -> Int {
+    private func countChild(_ name: Int, from start: Int) -> Int { Self.count(name, in: &childCounts, from: start) }
+
+    /// Counts one more child called `name` (a number) among the counts from `start`, a run of
+    /// distinct names with their counts; how many of that name there have been, this one included.
+    static func count(_ name: Int, in counts: inout [(name: Int, count: Int)], from start: Int) -> Int {
         var i = start
-        while i < childCounts.count {
-            if childCounts[i].name == name {
-                childCounts[i].count += 1
-                return childCounts[i].count
+        while i < counts.count {
+            if counts[i].name == name {
+                counts[i].count += 1
+                return counts[i].count
             }
             i += 1
         }
-        childCounts.append((name, 1))
+        counts.append((name, 1))
         return 1
     }
 
@@ -318,6 +347,8 @@ public final class XMLPullReader {
         @exclusivity(unchecked) var batch = Batch()
         /// The length of the text node being read, across chunks.
         @exclusivity(unchecked) var textRun = 0
+        /// The batch's last event is a text node that more characters extend.
+        @exclusivity(unchecked) var textOpen = false
         private var chunk: [UInt8] = Array(repeating: 0, count: 1 << 16)
         private var started = false
 
@@ -342,7 +373,11 @@ public final class XMLPullReader {
         /// Reads the next chunk and parses it; the batch of its events, with the document's end
         /// when it has come (or a failure has stopped it).
         func pump() -> Batch {
-            batch = Batch(capacity: 1 << 14)
+            // Room for a chunk's events and text, so that they are not grown by copying: a
+            // 64 KiB chunk of indented XML holds a few thousand events.
+            batch = Batch(capacity: 1 << 16)
+            batch.events.reserveCapacity(4096)
+            textOpen = false
             parse()
             let done = batch
             if names.count > namesSent {
@@ -446,8 +481,9 @@ public final class XMLPullReader {
             _ values: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
         ) {
             textRun = 0
+            textOpen = false
             let number = names.number(local: qualified(local, prefix, uri), namespace: uri)
-            let batch = self.batch
+            unowned(unsafe) let batch = self.batch
             let first = batch.attributes.count
             if count > 0, let values {
                 for i in 0..<count {
@@ -492,6 +528,7 @@ public final class XMLPullReader {
 
         func end() {
             textRun = 0
+            textOpen = false
             batch.events.append(Event(kind: .end, name: 0, line: 0, start: 0, count: 0))
         }
 
@@ -503,15 +540,18 @@ public final class XMLPullReader {
                 if let context { xmlStopParser(context) }
                 return
             }
-            let batch = self.batch
+            // Held by `self.batch` throughout: not retained for each node.
+            unowned(unsafe) let batch = self.batch
             let at = batch.textCount
             batch.append(bytes, count)
             // A node's text may come in several calls (around references, across chunks):
-            // one event while nothing else comes between.
-            if let last = batch.events.last, last.kind == .text, Int(last.start + last.count) == at {
+            // one event while nothing else comes between (told by a flag: reading the last event
+            // retained the events' array).
+            if textOpen {
                 batch.events[batch.events.count - 1].count += Int32(count)
             } else {
                 batch.events.append(Event(kind: .text, name: 0, line: Int32(clamping: parserLine), start: Int32(at), count: Int32(count)))
+                textOpen = true
             }
         }
 
@@ -522,8 +562,11 @@ public final class XMLPullReader {
             parserMessage = (text, error.pointee.line > 0 ? Int(error.pointee.line) : nil)
         }
 
-        private static func parser(_ context: UnsafeMutableRawPointer?) -> Parser {
-            Unmanaged<Parser>.fromOpaque(context!).takeUnretainedValue()
+        /// Runs `body` on the parser behind a callback's context pointer, without retaining it
+        /// (the parser outlives every parse call; a retain and release per callback were a
+        /// tenth of the callbacks' own work).
+        private static func parser(_ context: UnsafeMutableRawPointer?, _ body: (Parser) -> Void) {
+            Unmanaged<Parser>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
         }
 
         /// The SAX2 handlers; libxml2 copies the struct into each parser context.
@@ -532,19 +575,19 @@ public final class XMLPullReader {
             h.initialize(to: xmlSAXHandler())
             h.pointee.initialized = UInt32(XML_SAX2_MAGIC)
             h.pointee.startElementNs = { context, local, prefix, uri, _, _, count, _, values in
-                parser(context).start(local, prefix, uri, Int(count), values)
+                parser(context) { $0.start(local, prefix, uri, Int(count), values) }
             }
-            h.pointee.endElementNs = { context, _, _, _ in parser(context).end() }
+            h.pointee.endElementNs = { context, _, _, _ in parser(context) { $0.end() } }
             let characters: charactersSAXFunc = { context, bytes, count in
                 guard let bytes, count > 0 else { return }
-                parser(context).characters(bytes, Int(count))
+                parser(context) { $0.characters(bytes, Int(count)) }
             }
             h.pointee.characters = characters
             h.pointee.ignorableWhitespace = characters
             h.pointee.cdataBlock = characters
             h.pointee.serror = { context, error in
                 guard let context, let error else { return }
-                parser(context).parserError(error)
+                parser(context) { $0.parserError(error) }
             }
             return h
         }()
