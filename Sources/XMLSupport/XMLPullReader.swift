@@ -292,6 +292,30 @@ public final class XMLPullReader {
             text.deallocate()
         }
 
+        /// Adds a text node's bytes: a new text event, or more of the last one when `extending`.
+        /// The callbacks' work on the batch is done in its own methods, where it is reached
+        /// without a retain (from the callbacks, each access to the batch's arrays retained them).
+        func addText(_ bytes: UnsafePointer<UInt8>, _ count: Int, line: Int32, extending: Bool) {
+            let at = textCount
+            append(bytes, count)
+            if extending {
+                events[events.count - 1].count += Int32(count)
+            } else {
+                events.append(Event(kind: .text, name: 0, line: line, start: Int32(at), count: Int32(count)))
+            }
+        }
+
+        /// Adds an element's end.
+        func addEnd() {
+            events.append(Event(kind: .end, name: 0, line: 0, start: 0, count: 0))
+        }
+
+        /// Adds an element's start, its attributes being those from `firstAttribute` on.
+        func addStart(name: Int, line: Int32, firstAttribute: Int) {
+            let count = Int32(attributes.count - firstAttribute)
+            events.append(Event(kind: .start, name: Int32(name), line: line, start: Int32(firstAttribute), count: count))
+        }
+
         /// Adds text bytes, growing the buffer as needed.
         func append(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
             if textCount + count > textCapacity {
@@ -463,6 +487,8 @@ public final class XMLPullReader {
 
         /// A text node over the limit, and libxml2's first error message.
         var textRefusal: (kind: XMLError.Kind, message: String)?
+        /// Whether `textRefusal` is set, told without reading it (which retained its message).
+        private var textRefused = false
         var parserMessage: (text: String, line: Int?)?
 
         // MARK: Callbacks
@@ -499,10 +525,7 @@ public final class XMLPullReader {
                     batch.attributes.append(XMLAttribute(attribute, value))
                 }
             }
-            batch.events.append(
-                Event(
-                    kind: .start, name: Int32(number), line: Int32(clamping: parserLine), start: Int32(first),
-                    count: Int32(batch.attributes.count - first)))
+            batch.addStart(name: number, line: Int32(clamping: parserLine), firstAttribute: first)
         }
 
         /// An attribute value as libxml2's SAX2 interface hands it over without entity
@@ -529,30 +552,23 @@ public final class XMLPullReader {
         func end() {
             textRun = 0
             textOpen = false
-            batch.events.append(Event(kind: .end, name: 0, line: 0, start: 0, count: 0))
+            batch.addEnd()
         }
 
         func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
-            guard textRefusal == nil else { return }
+            guard !textRefused else { return }
             textRun += count
             if textRun > limits.maximumTextBytes {
                 textRefusal = (.tooLarge, "a text node is longer than \(limits.maximumTextBytes) bytes")
+                textRefused = true
                 if let context { xmlStopParser(context) }
                 return
             }
-            // Held by `self.batch` throughout: not retained for each node.
-            unowned(unsafe) let batch = self.batch
-            let at = batch.textCount
-            batch.append(bytes, count)
             // A node's text may come in several calls (around references, across chunks):
             // one event while nothing else comes between (told by a flag: reading the last event
             // retained the events' array).
-            if textOpen {
-                batch.events[batch.events.count - 1].count += Int32(count)
-            } else {
-                batch.events.append(Event(kind: .text, name: 0, line: Int32(clamping: parserLine), start: Int32(at), count: Int32(count)))
-                textOpen = true
-            }
+            batch.addText(bytes, count, line: Int32(clamping: parserLine), extending: textOpen)
+            textOpen = true
         }
 
         func parserError(_ error: UnsafePointer<xmlError>) {
