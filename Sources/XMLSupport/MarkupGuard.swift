@@ -74,12 +74,18 @@ struct MarkupGuard {
             case .text:
                 guard let found = memchr(base + i, Int32(UInt8(ascii: "<")), n - i) else { return true }
                 i = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base + 1
-                state = .tagStart
                 length = 1
+                quote = nil
+                // Most tags are an element's: a byte after `<` other than `!` starts neither a
+                // comment nor CDATA, and the tag is scanned as one at once.
+                if i < n && base[i] != UInt8(ascii: "!") {
+                    state = .tag
+                    continue
+                }
+                state = .tagStart
                 prefixCount = 1
                 mayBeComment = true
                 mayBeCDATA = true
-                quote = nil
             case .tagStart:
                 let b = base[i]
                 i += 1
