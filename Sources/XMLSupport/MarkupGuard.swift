@@ -8,7 +8,9 @@
 /// closes) costs time in the square of its length: 3.4 MB took 8 s. Text and CDATA sections
 /// are not markup and are bounded by `XMLLimits.maximumTextBytes` instead.
 struct MarkupGuard {
-    private enum State { case text, tag, comment, cdata }
+    /// `tagStart`: the first bytes of a tag, while they may still spell `<!--` or `<![CDATA[`;
+    /// a state of its own so that the rest of a tag is not checked against those prefixes.
+    private enum State { case text, tagStart, tag, comment, cdata }
 
     let limit: Int
     private var state = State.text
@@ -26,8 +28,37 @@ struct MarkupGuard {
         self.limit = limit
     }
 
-    private static let commentOpen: [UInt8] = Array("<!--".utf8)
-    private static let cdataOpen: [UInt8] = Array("<![CDATA[".utf8)
+    /// The byte at `i` of `<!--` and of `<![CDATA[` (0 past the end), without a global array
+    /// (each access to one went through swift_once, per byte of every tag).
+    private static func commentOpen(_ i: Int) -> UInt8 {
+        switch i {
+        case 0: UInt8(ascii: "<")
+        case 1: UInt8(ascii: "!")
+        case 2, 3: UInt8(ascii: "-")
+        default: 0
+        }
+    }
+    private static let commentOpenCount = 4
+    private static func cdataOpen(_ i: Int) -> UInt8 {
+        switch i {
+        case 0: UInt8(ascii: "<")
+        case 1: UInt8(ascii: "!")
+        case 2, 8: UInt8(ascii: "[")
+        case 3: UInt8(ascii: "C")
+        case 4: UInt8(ascii: "D")
+        case 5, 7: UInt8(ascii: "A")
+        case 6: UInt8(ascii: "T")
+        default: 0
+        }
+    }
+    private static let cdataOpenCount = 9
+
+    /// Where `byte` first is in `base[from..<to]`, else `to`.
+    @inline(__always)
+    private static func find(_ byte: UInt8, _ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+        guard from < to, let found = memchr(base + from, Int32(byte), to - from) else { return to }
+        return UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+    }
 
     /// Takes the next bytes; false when a construct has grown past the limit. Text is skipped
     /// with memchr to the next `<`, and a tag's bytes are counted in runs up to the next quote
@@ -36,30 +67,35 @@ struct MarkupGuard {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else { return true }
         let n = bytes.count
         var i = 0
+        // The first `>` at or after the tag's bytes scanned so far (n: none in these bytes).
+        var nextClose = -1
         while i < n {
             switch state {
             case .text:
                 guard let found = memchr(base + i, Int32(UInt8(ascii: "<")), n - i) else { return true }
                 i = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base + 1
-                state = .tag
                 length = 1
-                prefixCount = 1
-                // Only `<!` may open a comment or CDATA: any other tag (nearly every one) skips
-                // the byte-by-byte look at its first bytes and is counted in runs at once.
-                let opensDeclaration = i >= n || base[i] == UInt8(ascii: "!")
-                mayBeComment = opensDeclaration
-                mayBeCDATA = opensDeclaration
                 quote = nil
-            case .tag where (mayBeComment || mayBeCDATA) && prefixCount < Self.cdataOpen.count:
+                // Most tags are an element's: a byte after `<` other than `!` starts neither a
+                // comment nor CDATA, and the tag is scanned as one at once.
+                if i < n && base[i] != UInt8(ascii: "!") {
+                    state = .tag
+                    continue
+                }
+                state = .tagStart
+                prefixCount = 1
+                mayBeComment = true
+                mayBeCDATA = true
+            case .tagStart:
                 let b = base[i]
                 i += 1
-                mayBeComment = mayBeComment && prefixCount < Self.commentOpen.count && Self.commentOpen[prefixCount] == b
-                mayBeCDATA = mayBeCDATA && Self.cdataOpen[prefixCount] == b
+                mayBeComment = mayBeComment && prefixCount < Self.commentOpenCount && Self.commentOpen(prefixCount) == b
+                mayBeCDATA = mayBeCDATA && Self.cdataOpen(prefixCount) == b
                 prefixCount += 1
-                if mayBeComment && prefixCount == Self.commentOpen.count {
+                if mayBeComment && prefixCount == Self.commentOpenCount {
                     state = .comment
                     last = (UInt8(ascii: "-"), UInt8(ascii: "-"))
-                } else if mayBeCDATA && prefixCount == Self.cdataOpen.count {
+                } else if mayBeCDATA && prefixCount == Self.cdataOpenCount {
                     state = .cdata
                     last = (UInt8(ascii: "A"), UInt8(ascii: "["))
                     continue
@@ -71,6 +107,7 @@ struct MarkupGuard {
                     state = .text
                     continue
                 }
+                if state == .tagStart && !(mayBeComment || mayBeCDATA) { state = .tag }
                 length += 1
                 if length > limit { return false }
             case .tag:
@@ -84,12 +121,13 @@ struct MarkupGuard {
                     i = j + 1
                     quote = nil
                 } else {
-                    var j = i
-                    while j < n {
-                        let c = base[j]
-                        if c == UInt8(ascii: ">") || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") { break }
-                        j += 1
-                    }
+                    // The first `>`, `"` or `'`: memchr for each (the `>` first, the quotes only
+                    // before it) cost a third of a loop over a tag's bytes. The `>` found is
+                    // kept for the rest of the tag, so a tag of many quoted values is not scanned
+                    // to its end once per value.
+                    if nextClose < i { nextClose = Self.find(UInt8(ascii: ">"), base, from: i, to: n) }
+                    var j = Self.find(UInt8(ascii: "\""), base, from: i, to: nextClose)
+                    j = Self.find(UInt8(ascii: "'"), base, from: i, to: j)
                     length += j - i
                     if j == n { return length <= limit }
                     if base[j] == UInt8(ascii: ">") {

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// An element read whole, for small subtrees (one property, one DAV:response) where a tree is
 /// simpler to interpret than events; the document as a whole still streams.
 public struct XMLElement: Hashable, Sendable {
@@ -140,55 +144,95 @@ extension XMLPullReader {
     /// name when `siblingsByLocalName`.
     public func readTree(start name: XMLName, attributes: [XMLAttribute], siblingsByLocalName: Bool) throws -> XMLElement {
         var stack = [XMLElement(name: name, attributes: attributes, line: line, place: place)]
+        if treeWidths.isEmpty { treeWidths.append(0) }
         // Each open element's text, gathered as bytes and made a String at its end: the
         // whitespace between an element's children comes as one node per gap.
         var texts: [[UInt8]] = [[]]
         // The last text made at each depth: indented documents repeat the same whitespace
         // between children at one depth, and it becomes one String shared, not one per element.
-        var made: [(bytes: [UInt8], text: String)] = [([], "")]
+        var made: [String] = [""]
+        // By local name, the children each open element has had: one stack of counts (by
+        // `localNumber`), each element's run above its parent's, as the reader counts by name.
+        var localCounts: [(name: Int, count: Int)] = []
+        var countStarts: [Int] = [0]
+        // The innermost element's text while it is one node (most are): its bytes where the
+        // reader keeps them, valid through the next node, copied into `texts` only when another
+        // node comes before the element's end.
+        var single: UnsafeBufferPointer<UInt8>?
         var size = 0
-        while let node = try nextNode() {
+        while let node = try nextNumberedNode() {
             switch node {
-            case .start(let child, let attributes, let sameName):
-                // The reader counts siblings by name; by local name, they are counted among the
-                // siblings read so far (elements have few children).
+            case .start(let number, let sameName):
+                // The reader counts siblings by name; by local name, they are counted here.
                 var index = sameName
                 if siblingsByLocalName {
-                    index = 1
-                    // Lengths first: a String comparison of two different names is a call.
-                    let length = child.local.utf8.count
-                    for sibling in stack[stack.count - 1].children
-                    where sibling.name.local.utf8.count == length && sibling.name.local == child.local {
-                        index += 1
-                    }
+                    index = Self.count(localNumber(of: number), in: &localCounts, from: countStarts[countStarts.count - 1])
+                    countStarts.append(localCounts.count)
                 }
-                let parent = stack[stack.count - 1].ownPlace()
-                stack.append(XMLElement(name: child, attributes: attributes, line: line, parent: parent, index: index))
+                let level = stack.count
+                if let bytes = single {
+                    texts[level - 1].append(contentsOf: bytes)
+                    single = nil
+                }
+                let parent = stack[level - 1].ownPlace()
+                if stack[level - 1].children.isEmpty {
+                    stack[level - 1].children.reserveCapacity(min(max(treeWidths[level - 1], 1), 64))
+                }
+                stack.append(
+                    XMLElement(name: self.name(numbered: number), attributes: startedAttributes, line: line, parent: parent, index: index))
                 if texts.count < stack.count {
                     texts.append([])
-                    made.append(([], ""))
+                    made.append("")
+                }
+                if treeWidths.count < stack.count {
+                    treeWidths.append(0)
                 }
             case .text(let bytes):
                 size += bytes.count
                 if size > limits.maximumTextBytes {
                     throw error(.tooLarge, "the content of \(name.local) is longer than \(limits.maximumTextBytes) bytes")
                 }
-                texts[stack.count - 1].append(contentsOf: bytes)
+                if single == nil && texts[stack.count - 1].isEmpty {
+                    single = bytes
+                } else {
+                    if let first = single { texts[stack.count - 1].append(contentsOf: first) }
+                    single = nil
+                    texts[stack.count - 1].append(contentsOf: bytes)
+                }
             case .end:
-                var done = stack.removeLast()
-                let level = stack.count
-                if !texts[level].isEmpty {
-                    if texts[level] != made[level].bytes {
-                        made[level] = (texts[level], String(decoding: texts[level], as: UTF8.self))
-                    }
-                    done.text = made[level].text
+                let level = stack.count - 1
+                if let bytes = single {
+                    single = nil
+                    Self.remake(&made[level], of: bytes)
+                    stack[level].text = made[level]
+                } else if !texts[level].isEmpty {
+                    texts[level].withUnsafeBufferPointer { Self.remake(&made[level], of: $0) }
+                    stack[level].text = made[level]
                     texts[level].removeAll(keepingCapacity: true)
                 }
-                if stack.isEmpty { return done }
-                stack[stack.count - 1].children.append(done)
+                if !stack[level].children.isEmpty { treeWidths[level] = stack[level].children.count }
+                if siblingsByLocalName {
+                    let start = countStarts.removeLast()
+                    if localCounts.count > start { localCounts.removeSubrange(start...) }
+                }
+                if level == 0 { return stack.removeLast() }
+                let done = stack.removeLast()
+                stack[level - 1].children.append(done)
             }
         }
         throw error(.malformed, "the document ends inside \(name.local)")
+    }
+
+    /// Makes `text` the String of `bytes`, unless it is that already (compared as bytes).
+    private static func remake(_ text: inout String, of bytes: UnsafeBufferPointer<UInt8>) {
+        let utf8 = text.utf8
+        if utf8.count == bytes.count,
+            utf8.withContiguousStorageIfAvailable({ bytes.count == 0 || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
+                == true
+        {
+            return
+        }
+        text = String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -33,6 +33,9 @@ public final class XMLPullReader {
     /// to parse ahead, else on the caller's.
     private let batches: Prefetcher<Batch>
     @exclusivity(unchecked) private var batch = Batch()
+    /// The batch before `batch`, kept until the next one comes: a text node's bytes then stay
+    /// valid through the call after the one that handed them out (see `readTree`).
+    @exclusivity(unchecked) private var previousBatch = Batch()
     @exclusivity(unchecked) private var head = 0
     /// The names by number, as the batches introduce them.
     @exclusivity(unchecked) private var names: [XMLName] = []
@@ -127,6 +130,25 @@ public final class XMLPullReader {
     /// and every number up to `startedName` is known.
     public func name(numbered number: Int) -> XMLName { names[number] }
 
+    /// For `readTree`: how many children the element last read into a tree at each depth (below
+    /// the tree's root) had, so that the next one's array is made that size at its first child
+    /// rather than grown by doubling (a copy each time); documents repeat their shapes.
+    @exclusivity(unchecked) var treeWidths: [Int] = []
+
+    /// For each name's number, the number of the first name with the same local name.
+    @exclusivity(unchecked) private var localNumbers: [Int] = []
+
+    /// The number of the first name met whose local name is that of name `number`: names
+    /// compared by local name alone, as integers.
+    func localNumber(of number: Int) -> Int {
+        while localNumbers.count <= number {
+            let next = localNumbers.count
+            let local = names[next].local
+            localNumbers.append((0..<next).first { names[$0].local == local }.map { localNumbers[$0] } ?? next)
+        }
+        return localNumbers[number]
+    }
+
     /// The attributes of the element last started (by `nextNode` or `nextNumberedNode`).
     public var startedAttributes: [XMLAttribute] {
         startedAttributeRange.isEmpty ? [] : Array(batch.attributes[startedAttributeRange])
@@ -170,6 +192,7 @@ public final class XMLPullReader {
                 finished = true
                 return nil
             }
+            previousBatch = batch
             batch = next
             head = 0
             names += next.names
@@ -191,8 +214,9 @@ public final class XMLPullReader {
             return .start(name: number, index: index)
         case .end:
             let frame = stack.removeLast()
-            // Most elements have no children: nothing to drop, and removeLast(0) was not free.
-            if childCounts.count > frame.countsStart { childCounts.removeSubrange(frame.countsStart...) }
+            // Most elements are leaves, with no counts to remove (removing none still went
+            // through the generic range replacement).
+            if childCounts.count > frame.countsStart { childCounts.removeLast(childCounts.count - frame.countsStart) }
             endedName = frame.name
             // As libxml2's reader did: an end is placed on its element's start.
             currentLine = frame.line
@@ -212,16 +236,20 @@ public final class XMLPullReader {
 
     /// Counts a child called `name` of the element whose counts start at `start`; how many of
     /// that name it has had, this one included.
-    private func countChild(_ name: Int, from start: Int) -> Int {
+    private func countChild(_ name: Int, from start: Int) -> Int { Self.count(name, in: &childCounts, from: start) }
+
+    /// Counts one more child called `name` (a number) among the counts from `start`, a run of
+    /// distinct names with their counts; how many of that name there have been, this one included.
+    static func count(_ name: Int, in counts: inout [(name: Int, count: Int)], from start: Int) -> Int {
         var i = start
-        while i < childCounts.count {
-            if childCounts[i].name == name {
-                childCounts[i].count += 1
-                return childCounts[i].count
+        while i < counts.count {
+            if counts[i].name == name {
+                counts[i].count += 1
+                return counts[i].count
             }
             i += 1
         }
-        childCounts.append((name, 1))
+        counts.append((name, 1))
         return 1
     }
 
@@ -262,6 +290,30 @@ public final class XMLPullReader {
 
         deinit {
             text.deallocate()
+        }
+
+        /// Adds a text node's bytes: a new text event, or more of the last one when `extending`.
+        /// The callbacks' work on the batch is done in its own methods, where it is reached
+        /// without a retain (from the callbacks, each access to the batch's arrays retained them).
+        func addText(_ bytes: UnsafePointer<UInt8>, _ count: Int, line: Int32, extending: Bool) {
+            let at = textCount
+            append(bytes, count)
+            if extending {
+                events[events.count - 1].count += Int32(count)
+            } else {
+                events.append(Event(kind: .text, name: 0, line: line, start: Int32(at), count: Int32(count)))
+            }
+        }
+
+        /// Adds an element's end.
+        func addEnd() {
+            events.append(Event(kind: .end, name: 0, line: 0, start: 0, count: 0))
+        }
+
+        /// Adds an element's start, its attributes being those from `firstAttribute` on.
+        func addStart(name: Int, line: Int32, firstAttribute: Int) {
+            let count = Int32(attributes.count - firstAttribute)
+            events.append(Event(kind: .start, name: Int32(name), line: line, start: Int32(firstAttribute), count: count))
         }
 
         /// Adds text bytes, growing the buffer as needed.
@@ -316,14 +368,11 @@ public final class XMLPullReader {
         /// How many names earlier batches have introduced.
         var namesSent = 0
         /// The batch being filled.
-        @exclusivity(unchecked) var batch: Batch {
-            didSet { filling = Unmanaged.passUnretained(batch) }
-        }
-        /// `batch` as the callbacks reach it, without retaining it for every event (`batch`
-        /// keeps it): a retain and a release were a fifth of a text callback.
-        @exclusivity(unchecked) private var filling: Unmanaged<Batch>
+        @exclusivity(unchecked) var batch = Batch()
         /// The length of the text node being read, across chunks.
         @exclusivity(unchecked) var textRun = 0
+        /// The batch's last event is a text node that more characters extend.
+        @exclusivity(unchecked) var textOpen = false
         private var chunk: [UInt8] = Array(repeating: 0, count: 1 << 16)
         private var started = false
 
@@ -333,9 +382,6 @@ public final class XMLPullReader {
             self.limits = limits
             self.guardian = PrologGuard(limit: limits.maximumPrologBytes)
             self.markup = MarkupGuard(limit: limits.maximumMarkupBytes)
-            let first = Batch()
-            self.batch = first
-            self.filling = Unmanaged.passUnretained(first)
         }
 
         deinit {
@@ -351,11 +397,11 @@ public final class XMLPullReader {
         /// Reads the next chunk and parses it; the batch of its events, with the document's end
         /// when it has come (or a failure has stopped it).
         func pump() -> Batch {
-            let last = batch.events.count
-            batch = Batch(capacity: 1 << 14)
-            // Room for as many events as the last chunk had: growing the array from empty
-            // copied each chunk's events several times over.
-            batch.events.reserveCapacity(last + last / 8)
+            // Room for a chunk's events and text, so that they are not grown by copying: a
+            // 64 KiB chunk of indented XML holds a few thousand events.
+            batch = Batch(capacity: 1 << 16)
+            batch.events.reserveCapacity(4096)
+            textOpen = false
             parse()
             let done = batch
             if names.count > namesSent {
@@ -441,6 +487,8 @@ public final class XMLPullReader {
 
         /// A text node over the limit, and libxml2's first error message.
         var textRefusal: (kind: XMLError.Kind, message: String)?
+        /// Whether `textRefusal` is set, told without reading it (which retained its message).
+        private var textRefused = false
         var parserMessage: (text: String, line: Int?)?
 
         // MARK: Callbacks
@@ -459,11 +507,9 @@ public final class XMLPullReader {
             _ values: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
         ) {
             textRun = 0
+            textOpen = false
             let number = names.number(local: qualified(local, prefix, uri), namespace: uri)
-            filling._withUnsafeGuaranteedRef { batch in startEvent(number, batch, count, values) }
-        }
-
-        private func startEvent(_ number: Int, _ batch: Batch, _ count: Int, _ values: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
+            unowned(unsafe) let batch = self.batch
             let first = batch.attributes.count
             if count > 0, let values {
                 for i in 0..<count {
@@ -479,10 +525,7 @@ public final class XMLPullReader {
                     batch.attributes.append(XMLAttribute(attribute, value))
                 }
             }
-            batch.events.append(
-                Event(
-                    kind: .start, name: Int32(number), line: Int32(clamping: parserLine), start: Int32(first),
-                    count: Int32(batch.attributes.count - first)))
+            batch.addStart(name: number, line: Int32(clamping: parserLine), firstAttribute: first)
         }
 
         /// An attribute value as libxml2's SAX2 interface hands it over without entity
@@ -508,29 +551,24 @@ public final class XMLPullReader {
 
         func end() {
             textRun = 0
-            filling._withUnsafeGuaranteedRef { $0.events.append(Event(kind: .end, name: 0, line: 0, start: 0, count: 0)) }
+            textOpen = false
+            batch.addEnd()
         }
 
         func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
-            guard textRefusal == nil else { return }
+            guard !textRefused else { return }
             textRun += count
             if textRun > limits.maximumTextBytes {
                 textRefusal = (.tooLarge, "a text node is longer than \(limits.maximumTextBytes) bytes")
+                textRefused = true
                 if let context { xmlStopParser(context) }
                 return
             }
-            filling._withUnsafeGuaranteedRef { batch in
-                let at = batch.textCount
-                batch.append(bytes, count)
-                // A node's text may come in several calls (around references, across chunks):
-                // one event while nothing else comes between.
-                if let last = batch.events.last, last.kind == .text, Int(last.start + last.count) == at {
-                    batch.events[batch.events.count - 1].count += Int32(count)
-                } else {
-                    batch.events.append(
-                        Event(kind: .text, name: 0, line: Int32(clamping: parserLine), start: Int32(at), count: Int32(count)))
-                }
-            }
+            // A node's text may come in several calls (around references, across chunks):
+            // one event while nothing else comes between (told by a flag: reading the last event
+            // retained the events' array).
+            batch.addText(bytes, count, line: Int32(clamping: parserLine), extending: textOpen)
+            textOpen = true
         }
 
         func parserError(_ error: UnsafePointer<xmlError>) {
@@ -540,10 +578,10 @@ public final class XMLPullReader {
             parserMessage = (text, error.pointee.line > 0 ? Int(error.pointee.line) : nil)
         }
 
-        /// Calls `body` with the parser at `context` without retaining it (the reader keeps it
-        /// alive while libxml2 parses): a retain and a release per callback were a tenth of
-        /// the callbacks' cost.
-        private static func parser<T>(_ context: UnsafeMutableRawPointer?, _ body: (Parser) -> T) -> T {
+        /// Runs `body` on the parser behind a callback's context pointer, without retaining it
+        /// (the parser outlives every parse call; a retain and release per callback were a
+        /// tenth of the callbacks' own work).
+        private static func parser(_ context: UnsafeMutableRawPointer?, _ body: (Parser) -> Void) {
             Unmanaged<Parser>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
         }
 

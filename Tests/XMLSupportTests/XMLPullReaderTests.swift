@@ -177,6 +177,64 @@ final class XMLPullReaderTests: XCTestCase {
         XCTAssertLessThan(Double(clock()) / Double(CLOCKS_PER_SEC) - started, 5, "processor seconds")
     }
 
+    /// A comment's or CDATA section's opening split across chunks anywhere is still told from
+    /// a tag's: a comment longer than the limit is refused, a CDATA section is not.
+    func testMarkupOpeningsSplitAcrossChunksAreToldApart() {
+        let comment = "<a>" + "<!--" + String(repeating: "x", count: 300) + "--></a>"
+        let cdata = "<a>" + "<![CDATA[" + String(repeating: "<b c='", count: 100) + "]]></a>"
+        let tags = "<a>" + String(repeating: #"<b c="1"/><!-- - --><![CDATA[x]]>"#, count: 40) + "</a>"
+        for chunk in 1...10 {
+            let limits = XMLLimits(maximumMarkupBytes: 100)
+            XCTAssertEqual(refusal(Array(comment.utf8), chunk: chunk, limits: limits)?.kind, .tooLarge, "chunk \(chunk)")
+            XCTAssertNil(refusal(Array(cdata.utf8), chunk: chunk, limits: limits), "chunk \(chunk)")
+            XCTAssertNil(refusal(Array(tags.utf8), chunk: chunk, limits: XMLLimits(maximumMarkupBytes: 12)), "chunk \(chunk)")
+        }
+    }
+
+    /// A tree's children are numbered among their siblings of the same name, or of the same
+    /// local name in any namespace, each element's children from 1; trees read one after
+    /// another, of different widths, keep all their children.
+    func testTreePathsCountSiblingsByNameOrByLocalName() throws {
+        let tree = #"<r><a:x/><b:x><y/><y/></b:x><a:x><y/><a:y/></a:x><z/></r>"#
+        let wider = #"<r><z/><a:x/><a:x/><b:x/><z/><y><y/></y></r>"#
+        let text = #"<list xmlns:a="urn:a" xmlns:b="urn:b">"# + tree + wider + tree + "</list>"
+        func paths(byLocalName: Bool) throws -> [[String]] {
+            let r = try reader(Array(text.utf8), chunk: 5)
+            var trees: [[String]] = []
+            while let event = try r.next() {
+                guard case .start(let name, let attributes) = event, name.local == "r" else { continue }
+                let tree = try r.readTree(start: name, attributes: attributes, siblingsByLocalName: byLocalName)
+                var out: [String] = []
+                func walk(_ e: XMLElement) {
+                    out.append(e.path)
+                    e.children.forEach(walk)
+                }
+                walk(tree)
+                trees.append(out)
+            }
+            return trees
+        }
+        let byName = [
+            "/list/r", "/list/r/x", "/list/r/x", "/list/r/x/y", "/list/r/x/y[2]", "/list/r/x[2]", "/list/r/x[2]/y", "/list/r/x[2]/y",
+            "/list/r/z",
+        ]
+        let byLocalName = [
+            "/list/r", "/list/r/x", "/list/r/x[2]", "/list/r/x[2]/y", "/list/r/x[2]/y[2]", "/list/r/x[3]", "/list/r/x[3]/y",
+            "/list/r/x[3]/y[2]",
+            "/list/r/z",
+        ]
+        let widerByName = [
+            "/list/r[2]", "/list/r[2]/z", "/list/r[2]/x", "/list/r[2]/x[2]", "/list/r[2]/x", "/list/r[2]/z[2]", "/list/r[2]/y",
+        ]
+        let widerByLocalName = [
+            "/list/r[2]", "/list/r[2]/z", "/list/r[2]/x", "/list/r[2]/x[2]", "/list/r[2]/x[3]", "/list/r[2]/z[2]", "/list/r[2]/y",
+        ]
+        for (local, first, second) in [(false, byName, widerByName), (true, byLocalName, widerByLocalName)] {
+            let third = first.map { "/list/r[3]" + $0.dropFirst("/list/r".count) }
+            XCTAssertEqual(try paths(byLocalName: local), [first, second + ["/list/r[2]/y/y"], third], "by local name: \(local)")
+        }
+    }
+
     func testAFailingSourceIsReported() {
         struct Broken: Error {}
         let b = Array("<a><b>".utf8)
