@@ -89,17 +89,21 @@ clean:
 	rm -rf .build
 
 # Fuzzing (FUZZING.md). `make fuzz` builds Fuzz/ (a nested package, as Benchmarks/ is) with
-# -sanitize=fuzzer,address and runs every reader's libFuzzer target for FUZZ_SECONDS each; any
-# crash, sanitizer report, leak, timeout (10 s an input) or out-of-memory (2 GB) fails it, with
-# the finding kept under Fuzz/findings/ and a command that reproduces it. `make test` runs the
-# same harness without libFuzzer for a second a target (Tests/FuzzSmokeTests).
+# -sanitize=fuzzer,address and runs every reader's libFuzzer target for FUZZ_SECONDS each (or
+# FUZZ_RUNS executions: `make fuzz FUZZ_SECONDS=0 FUZZ_RUNS=1000000`), inputs up to FUZZ_MAX_LEN
+# bytes, converting on FUZZ_JOBS threads (2 fuzzes the worker threads); any crash, sanitizer
+# report, leak, timeout (10 s an input) or out-of-memory (2 GB) fails it, with the finding kept
+# under Fuzz/findings/ and a command that reproduces it. `make test` runs the same harness
+# without libFuzzer for a second a target (Tests/FuzzSmokeTests).
 FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
 fuzz: deps
-	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) scripts/fuzz.sh
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) SWIFT=$(SWIFT) scripts/fuzz.sh
 
 # Replays one finding through its target: make fuzz-repro TARGET=ics FINDING=Fuzz/findings/ics-crash-…
+# (FUZZ_JOBS=2 for a finding of a run on the worker threads).
 fuzz-repro:
-	CALPORT_FUZZ_TARGET=$(TARGET) Fuzz/.build/release/CalPortFuzz $(FINDING)
+	CALPORT_FUZZ_TARGET=$(TARGET) CALPORT_FUZZ_JOBS=$(FUZZ_JOBS) Fuzz/.build/release/CalPortFuzz $(FINDING)
 
 # The black-box mutation run of the release binary over every format (scripts/mutate.py),
 # bounded by MUTATE_SECONDS; findings go to mutate-findings/.

@@ -6,20 +6,22 @@ import XCTest
 /// findings kept in Fixtures/<target>/ (minimized inputs that once crashed or hung calport,
 /// named after what they prove) and a few seeds from the repository, then runs mutations of
 /// them for `CALPORT_FUZZ_SMOKE_SECONDS` (default 1) each: byte flips, truncation, giant
-/// repetitions, spliced tokens. A crash stops the test run and leaves its input at
-/// `.build/fuzz-smoke/<target>/input`; an input slower than 10 s fails the test, saved under
-/// `.build/fuzz-findings/` with the command that reproduces it.
+/// repetitions, spliced tokens, converting on `CALPORT_FUZZ_JOBS` threads (default 1). A crash
+/// stops the test run and leaves its input at `.build/fuzz-smoke/<target>/input`; an input
+/// slower than 10 s fails the test, saved under `.build/fuzz-findings/` with the command that
+/// reproduces it.
 final class FuzzSmokeTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let perInputLimit: TimeInterval = 10
 
     func testEveryTargetSurvivesItsFindingsSeedsAndMutations() throws {
-        let seconds = ProcessInfo.processInfo.environment["CALPORT_FUZZ_SMOKE_SECONDS"].flatMap(Double.init) ?? 1
+        let environment = ProcessInfo.processInfo.environment
+        let seconds = environment["CALPORT_FUZZ_SMOKE_SECONDS"].flatMap(Double.init) ?? 1
+        let jobs = environment["CALPORT_FUZZ_JOBS"].flatMap { Int($0) } ?? 1
         let seeds = try Self.seeds()
         var report: [String] = []
         for target in FuzzHarness.targets {
-            let directory = Self.root.appendingPathComponent(".build/fuzz-smoke/\(target)").path
-            let harness = try FuzzHarness(target: target, directory: directory)
+            let harness = try FuzzHarness(target: target, jobs: jobs)
             let findings = try Self.files(in: Self.root.appendingPathComponent("Tests/FuzzSmokeTests/Fixtures/\(target)"))
             let corpus = (findings + (seeds[target] ?? [])).map { [UInt8]((try? Data(contentsOf: $0)) ?? Data()) }
             var executions = 0
@@ -41,8 +43,12 @@ final class FuzzSmokeTests: XCTestCase {
         print("fuzz smoke: " + report.joined(separator: "; "))
     }
 
-    /// Runs one input, saving it as a finding when it is too slow.
+    /// Runs one input, saving it as a finding when it is too slow. The input is written first,
+    /// so a crash leaves it behind (the harness itself keeps it only in memory).
     func run(_ harness: FuzzHarness, _ input: [UInt8]) throws {
+        let directory = Self.root.appendingPathComponent(".build/fuzz-smoke/\(harness.target)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(input).write(to: directory.appendingPathComponent("input"))
         let started = Date()
         harness.run(input)
         let elapsed = Date().timeIntervalSince(started)
