@@ -89,17 +89,21 @@ clean:
 	rm -rf .build
 
 # Fuzzing (FUZZING.md). `make fuzz` builds Fuzz/ (a nested package, as Benchmarks/ is) with
-# -sanitize=fuzzer,address and runs every reader's libFuzzer target for FUZZ_SECONDS each; any
-# crash, sanitizer report, leak, timeout (10 s an input) or out-of-memory (2 GB) fails it, with
-# the finding kept under Fuzz/findings/ and a command that reproduces it. `make test` runs the
-# same harness without libFuzzer for a second a target (Tests/FuzzSmokeTests).
+# -sanitize=fuzzer,address and runs every reader's libFuzzer target for FUZZ_SECONDS each (or
+# FUZZ_RUNS executions: `make fuzz FUZZ_SECONDS=0 FUZZ_RUNS=1000000`), inputs up to FUZZ_MAX_LEN
+# bytes, converting on FUZZ_JOBS threads (2 fuzzes the worker threads); any crash, sanitizer
+# report, leak, timeout (10 s an input) or out-of-memory (2 GB) fails it, with the finding kept
+# under Fuzz/findings/ and a command that reproduces it. `make test` runs the same harness
+# without libFuzzer for a second a target (Tests/FuzzSmokeTests).
 FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
 fuzz: deps
-	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) scripts/fuzz.sh
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) SWIFT=$(SWIFT) scripts/fuzz.sh
 
 # Replays one finding through its target: make fuzz-repro TARGET=ics FINDING=Fuzz/findings/ics-crash-…
+# (FUZZ_JOBS=2 for a finding of a run on the worker threads).
 fuzz-repro:
-	CALPORT_FUZZ_TARGET=$(TARGET) Fuzz/.build/release/CalPortFuzz $(FINDING)
+	CALPORT_FUZZ_TARGET=$(TARGET) CALPORT_FUZZ_JOBS=$(FUZZ_JOBS) Fuzz/.build/release/CalPortFuzz $(FINDING)
 
 # The black-box mutation run of the release binary over every format (scripts/mutate.py),
 # bounded by MUTATE_SECONDS; findings go to mutate-findings/.
@@ -109,13 +113,16 @@ mutate: deps
 	python3 scripts/mutate.py --calport .build/release/calport --seconds $(MUTATE_SECONDS)
 
 # The whole test suite under AddressSanitizer, then the tests of the threaded code (the
-# parallel ICS reader, the prefetching reader, the CalDAV client and the live servers) under
-# ThreadSanitizer. Each sanitizer builds everything again in its own scratch directory
-# (.build-asan, .build-tsan): too long for CI's budget, so run by hand (FUZZING.md has results).
-TSAN_TESTS ?= ParallelReadTests|ParallelXMLReadTests|ParallelGraphTests|ParallelJSCalendarTests|OrderedWorkerPoolTests|StreamingTests|BatchConversionTests|CalDAVClientTests|CalDAVLiveTests
+# parallel readers and writers, the prefetching reader, the CalDAV client and the live servers)
+# and the fuzz smoke on two threads under ThreadSanitizer. Each sanitizer builds everything
+# again in its own scratch directory (.build-asan, .build-tsan): too long for CI's budget, so run
+# by hand (FUZZING.md has results). The whole suite under TSan takes hours on a shared 2-core
+# machine (`make test-sanitized TSAN_TESTS=.` runs it).
+TSAN_TESTS ?= ParallelReadTests|ParallelXMLReadTests|ParallelGraphTests|ParallelJSCalendarTests|OrderedWorkerPoolTests|PrefetcherTests|PrefetchingReaderTests|StreamingTests|BatchConversionTests|CalDAVClientTests|CalDAVLiveTests
 test-sanitized: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	LSAN_OPTIONS="suppressions=$(CURDIR)/scripts/lsan.supp:$${LSAN_OPTIONS:-}" \
 		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_TESTS)'
+	CALPORT_FUZZ_JOBS=2 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter FuzzSmokeTests

@@ -1,10 +1,13 @@
 import Foundation
 
-/// The reader this process fuzzes, from `CALPORT_FUZZ_TARGET` (a format id or `caldav-client`).
+/// The reader this process fuzzes, from `CALPORT_FUZZ_TARGET` (a format id or `caldav-client`),
+/// converting on `CALPORT_FUZZ_JOBS` threads (default 1; 2 or more fuzz the worker threads).
 private let harness: FuzzHarness = {
-    let target = ProcessInfo.processInfo.environment["CALPORT_FUZZ_TARGET"] ?? "ics"
+    let environment = ProcessInfo.processInfo.environment
+    let target = environment["CALPORT_FUZZ_TARGET"] ?? "ics"
+    let jobs = environment["CALPORT_FUZZ_JOBS"].flatMap { Int($0) } ?? 1
     do {
-        return try FuzzHarness(target: target)
+        return try FuzzHarness(target: target, jobs: jobs)
     } catch {
         FileHandle.standardError.write(Data("\(error)\n".utf8))
         exit(2)
