@@ -44,7 +44,12 @@ for target in $targets; do
     executions="$(grep -E '^stat::number_of_executed_units:' "$log" | awk '{print $2}' | tail -1)"
     rate="$(grep -E '^stat::average_exec_per_sec:' "$log" | awk '{print $2}' | tail -1)"
     line="$target: ${executions:-?} executions in ${elapsed} s (${rate:-?}/s, -j $jobs, inputs up to $max_len bytes)"
-    if [ "$status" -ne 0 ]; then
+    if [ "$status" -eq 72 ] && grep -q 'libFuzzer: run interrupted' "$log"; then
+        # libFuzzer's exit on SIGINT/SIGTERM (-interrupted_exitcode): the run did not finish,
+        # which fails `make fuzz`, but it is no finding.
+        failed=1
+        line="$line — INTERRUPTED (not a finding; the corpus so far is kept in $work/corpus)"
+    elif [ "$status" -ne 0 ]; then
         failed=1
         artifact="$(grep -oE "Fuzz/findings/$target-[a-z-]+[0-9a-f]+" "$log" | tail -1)"
         line="$line — FINDING (exit $status): $(grep -m1 -E 'ERROR|==[0-9]+==|Fatal error|timeout|out-of-memory' "$log" | cut -c1-160)"
