@@ -4,8 +4,8 @@ import JSONCoding
 
 /// Turns an event into the body of `POST /me/events`: writable members only (no `id`,
 /// `changeKey`, `iCalUId`, `webLink`, `onlineMeeting`), times as wall times in the event's own
-/// zone named the Windows way when it has a Windows name. What cannot be said is returned as
-/// losses; what can be kept in calport's extended property is the writer's business.
+/// zone named the Windows way when it has a Windows name. What cannot be said is found apart
+/// (`losses`); what can be kept in calport's extended property is the writer's business.
 struct GraphEventEncoder {
     let vocabulary: ParticipantVocabulary
     /// Lists of generic properties this long are looked up through an index (below).
@@ -33,8 +33,9 @@ struct GraphEventEncoder {
         }
     }
 
-    /// `{"dateTime", "timeZone"}`; a floating time is written as UTC (Graph has none).
-    private func dateTimeTimeZone(_ v: CalendarDateTime, losses: inout [Loss], field: String) -> JSONValue {
+    /// `{"dateTime", "timeZone"}`; a floating time is written as UTC (Graph has none: a loss,
+    /// `isLost`).
+    private func dateTimeTimeZone(_ v: CalendarDateTime) -> JSONValue {
         var o = JSONObject()
         o.append("dateTime", GraphDateTimes.text(v))
         if v.isDateOnly {
@@ -42,10 +43,32 @@ struct GraphEventEncoder {
         } else if let zone = zoneName(v) {
             o.append("timeZone", zone)
         } else {
-            losses.append(Loss(field: field, message: "\(field) is a floating time; Graph has none, written as UTC"))
             o.append("timeZone", "UTC")
         }
         return .object(o)
+    }
+
+    /// Whether `dateTimeTimeZone` writes `v` as UTC for want of a zone (`zoneName` is nil only
+    /// for a floating time).
+    private static func isLost(_ v: CalendarDateTime) -> Bool {
+        !v.isDateOnly && v.reference == .floating
+    }
+
+    private static func floatingLoss(_ field: String) -> Loss {
+        Loss(field: field, message: "\(field) is a floating time; Graph has none, written as UTC")
+    }
+
+    /// `end` moved to `start`'s reference when the two differ (Graph's end has the start's zone).
+    private static func end(_ end: CalendarDateTime, inReferenceOf start: CalendarDateTime) -> CalendarDateTime {
+        var sameZone = end
+        if !start.isDateOnly, end.reference != start.reference, let u = GraphDateTimes.utc(end) {
+            switch start.reference {
+            case .zone(let z): sameZone = GraphDateTimes.local(u, in: z) ?? end
+            case .utc: sameZone = u
+            case .floating: break
+            }
+        }
+        return sameZone
     }
 
     private func recipient(_ p: Participant) -> JSONObject? {
@@ -67,14 +90,49 @@ struct GraphEventEncoder {
         }
     }
 
-    /// The body of one event. `recurrence` is the master's pattern, already checked.
-    func body(_ event: Event, recurrence: ExchangeRecurrence?, losses: inout [Loss]) -> JSONObject {
+    /// What `body` cannot say of `event`, in the order the body meets it. Finding it costs a
+    /// fraction of the body: the writer reports it on its own thread, in the one-thread order,
+    /// and has the body built on a worker.
+    func losses(_ event: Event) -> [Loss] {
+        var losses: [Loss] = []
+        if let start = event.start {
+            if Self.isLost(start) { losses.append(Self.floatingLoss("DTSTART")) }
+            // Only a floating end can stay floating once moved to the start's reference.
+            if let end = event.effectiveEnd, end.reference == .floating, Self.isLost(Self.end(end, inReferenceOf: start)) {
+                losses.append(Self.floatingLoss("DTEND"))
+            }
+        }
+        if let organizer = event.organizer, organizer.emailAddress == nil {
+            losses.append(Loss(field: "ORGANIZER", message: "organizer \(organizer.url) has no email address; Graph needs one"))
+        }
+        // A proposed time is a UTC timestamp (`GraphDateTimes.timestamp`): never floating.
+        for a in event.attendees where a.emailAddress == nil {
+            losses.append(Loss(field: "ATTENDEE", message: "attendee \(a.url) has no email address; Graph needs one"))
+        }
+        // Every classification but an unknown one has a sensitivity (`ExchangeSensitivity`).
+        if case .other? = event.classification,
+            ExchangeSensitivity(
+                classification: event.classification, keptWord: Self.property(ExchangeProperties.sensitivity, in: event.properties).flatMap(text))
+                == nil
+        {
+            losses.append(Loss(field: "CLASS", message: "CLASS \(String(describing: event.classification)) has no Graph sensitivity"))
+        }
+        return losses
+    }
+
+    private static func property(_ name: String, in props: [Property]) -> Property? {
+        props.first { $0.name == name }
+    }
+
+    /// The body of one event. `recurrence` is the master's pattern, already checked. What it
+    /// cannot say is `losses(event)`.
+    func body(_ event: Event, recurrence: ExchangeRecurrence?) -> JSONObject {
         var o = JSONObject()
         let props = event.properties
         let index = props.count >= Self.longList ? longListIndex.firstByName(props) : nil
         func property(_ name: String) -> Property? {
             if let index { return index[name] }
-            return props.first { $0.name == name }
+            return Self.property(name, in: props)
         }
 
         if let title = event.title { o.append("subject", title) }
@@ -89,19 +147,8 @@ struct GraphEventEncoder {
         if !body.members.isEmpty { o.append("body", .object(body)) }
 
         if let start = event.start {
-            o.append("start", dateTimeTimeZone(start, losses: &losses, field: "DTSTART"))
-            if let end = event.effectiveEnd {
-                // An end in another reference than the start is moved to the start's.
-                var sameZone = end
-                if !start.isDateOnly, end.reference != start.reference, let u = GraphDateTimes.utc(end) {
-                    switch start.reference {
-                    case .zone(let z): sameZone = GraphDateTimes.local(u, in: z) ?? end
-                    case .utc: sameZone = u
-                    case .floating: break
-                    }
-                }
-                o.append("end", dateTimeTimeZone(sameZone, losses: &losses, field: "DTEND"))
-            }
+            o.append("start", dateTimeTimeZone(start))
+            if let end = event.effectiveEnd { o.append("end", dateTimeTimeZone(Self.end(end, inReferenceOf: start))) }
             if start.isDateOnly { o.append("isAllDay", .bool(true)) }
             if let zone = zoneName(start), !start.isDateOnly {
                 o.append("originalStartTimeZone", zone)
@@ -129,20 +176,11 @@ struct GraphEventEncoder {
             if !vlocations.isEmpty { o.append("locations", .array(locations.map { .object($0) })) }
         }
 
-        if let organizer = event.organizer {
-            if let r = recipient(organizer) {
-                o.append("organizer", .object(r))
-            } else {
-                losses.append(Loss(field: "ORGANIZER", message: "organizer \(organizer.url) has no email address; Graph needs one"))
-            }
-        }
+        if let organizer = event.organizer, let r = recipient(organizer) { o.append("organizer", .object(r)) }
         var attendees: [JSONValue] = []
         var expectsReply: Bool?
         for a in event.attendees {
-            guard var r = recipient(a) else {
-                losses.append(Loss(field: "ATTENDEE", message: "attendee \(a.url) has no email address; Graph needs one"))
-                continue
-            }
+            guard var r = recipient(a) else { continue }
             let isResource = a.type == .room || a.type == .resource || a.role == .nonParticipant
             r.append("type", isResource ? "resource" : (a.role.flatMap { vocabulary.word(for: $0) } ?? "required"))
             if let status = a.status, let word = vocabulary.word(for: status) {
@@ -154,8 +192,8 @@ struct GraphEventEncoder {
             let proposedEnd = a.extraParameters.first { $0.name == GraphPropertyNames.proposedEnd }?.value
             if let proposedStart, let proposedEnd, let s = GraphDateTimes.timestamp(proposedStart), let e = GraphDateTimes.timestamp(proposedEnd) {
                 var p = JSONObject()
-                p.append("start", dateTimeTimeZone(s, losses: &losses, field: "ATTENDEE"))
-                p.append("end", dateTimeTimeZone(e, losses: &losses, field: "ATTENDEE"))
+                p.append("start", dateTimeTimeZone(s))
+                p.append("end", dateTimeTimeZone(e))
                 r.append("proposedNewTime", .object(p))
             }
             if let reply = a.expectsReply { expectsReply = (expectsReply ?? false) || reply }
@@ -174,8 +212,6 @@ struct GraphEventEncoder {
                 classification: event.classification, keptWord: property(ExchangeProperties.sensitivity).flatMap(text))
             {
                 o.append("sensitivity", s.graph)
-            } else {
-                losses.append(Loss(field: "CLASS", message: "CLASS \(String(describing: event.classification)) has no Graph sensitivity"))
             }
         }
         if let priority = event.priority, priority != 0 { o.append("importance", ExchangeImportance(priority: priority).graph) }

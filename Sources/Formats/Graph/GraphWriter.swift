@@ -18,11 +18,13 @@ import Recurrence
 ///
 /// What Graph's members cannot say (UID, STATUS, CONFERENCE, X- properties, further alarms, …)
 /// is found by reading the body back and comparing (`ICalendarRemainder`), and kept in calport's
-/// extended property (`GraphRemainder`), so ICS → Graph → ICS keeps it. That check and the
-/// rendering are most of a body's cost and need none of the writer's state
-/// (`GraphBodyCompleter`): with `WriteOptions.concurrency` above 1 they run on worker threads,
-/// and the bodies are written in order as they come back. Losses are reported as the bodies are
-/// made, on the writer's thread, so they come out as on one thread.
+/// extended property (`GraphRemainder`), so ICS → Graph → ICS keeps it. Building the body, that
+/// check and the rendering are most of a body's cost and need none of the writer's state
+/// (`GraphEventEncoder`, `GraphBodyCompleter`): with `WriteOptions.concurrency` above 1 they run
+/// on worker threads, and the bodies are written in order as they come back. Losses are found
+/// apart (`GraphEventEncoder.losses`, a fraction of the cost) and reported when the body is
+/// queued, on the writer's thread, so they come out as on one thread, among the reader's
+/// warnings as before.
 public struct GraphWriter: CalendarWriter {
     /// Series held at once, waiting for their overrides.
     public static let seriesWindow = 512
@@ -182,10 +184,10 @@ public struct GraphWriter: CalendarWriter {
             try writeSingle(e, line: line)
         } else {
             let held = HeldBody()
-            let body = encoded(e, line: line)
-            let completer = self.completer
+            report(encoder.losses(e), line: line)
+            let (encoder, completer) = (self.encoder, self.completer)
             try submit {
-                held.text = completer.single(body, original: e)
+                held.text = completer.single(encoder.body(e, recurrence: nil), original: e)
                 return .nothing
             }
             queue.append(.body(held))
@@ -232,17 +234,9 @@ public struct GraphWriter: CalendarWriter {
     }
 
     private mutating func writeSingle(_ e: Event, line: Int) throws {
-        let body = encoded(e, line: line)
-        let completer = self.completer
-        try submit { .body(completer.single(body, original: e)) }
-    }
-
-    /// The body of an event that is not a series, not yet completed; its losses are reported.
-    private func encoded(_ e: Event, line: Int) -> JSONObject {
-        var losses: [GraphEventEncoder.Loss] = []
-        let body = encoder.body(e, recurrence: nil, losses: &losses)
-        report(losses, line: line)
-        return body
+        report(encoder.losses(e), line: line)
+        let (encoder, completer) = (self.encoder, self.completer)
+        try submit { .body(completer.single(encoder.body(e, recurrence: nil), original: e)) }
     }
 
     private mutating func writeSeries(_ master: Event, overrides: [Event], line: Int) throws {
@@ -274,8 +268,35 @@ public struct GraphWriter: CalendarWriter {
             try expand(master, overrides: overrides, reason: why ?? "", line: line)
             return
         }
-        var losses: [GraphEventEncoder.Loss] = []
-        var body = encoder.body(master, recurrence: recurrence, losses: &losses)
+        var losses = encoder.losses(master)
+        // Overrides Graph can place (those with a time it can name), with that time.
+        var placed: [(event: Event, originalStart: String)] = []
+        for o in overrides {
+            guard let rid = o.recurrenceID, let original = GraphDateTimes.timestampText(rid) else { continue }
+            if o.recurrenceAppliesToFuture {
+                losses.append(
+                    .init(
+                        field: "RECURRENCE-ID",
+                        message: "RANGE=THISANDFUTURE of \(master.uid ?? "") is written as one exception (Graph has none)"))
+            }
+            losses += encoder.losses(o)
+            placed.append((o, original))
+        }
+        report(losses, line: line)
+        let (encoder, completer) = (self.encoder, self.completer)
+        try submit {
+            let (body, exceptions) = Self.seriesBody(master, start: start, recurrence: recurrence, overrides: placed, encoder: encoder)
+            return .body(completer.series(body, master: master, start: start, exceptions: exceptions))
+        }
+    }
+
+    /// The body of a series' master, with its EXDATEs as `cancelledOccurrences`, and the bodies
+    /// of its placed overrides (each with its `originalStart`), not yet completed.
+    private static func seriesBody(
+        _ master: Event, start: CalendarDateTime, recurrence: ExchangeRecurrence, overrides: [(event: Event, originalStart: String)],
+        encoder: GraphEventEncoder
+    ) -> (body: JSONObject, exceptions: [(body: JSONObject, event: Event)]) {
+        var body = encoder.body(master, recurrence: recurrence)
         // EXDATEs: the days they fall on in the series' zone.
         var cancelled: [JSONValue] = []
         let owner =
@@ -292,25 +313,12 @@ public struct GraphWriter: CalendarWriter {
             }
         }
         if !cancelled.isEmpty { body.append("cancelledOccurrences", .array(cancelled)) }
-        var exceptions: [(body: JSONObject, event: Event)] = []
-        for o in overrides {
-            guard let rid = o.recurrenceID, let original = GraphDateTimes.timestampText(rid) else { continue }
-            if o.recurrenceAppliesToFuture {
-                losses.append(
-                    .init(
-                        field: "RECURRENCE-ID",
-                        message: "RANGE=THISANDFUTURE of \(master.uid ?? "") is written as one exception (Graph has none)"))
-            }
-            var overrideLosses: [GraphEventEncoder.Loss] = []
-            var e = encoder.body(o, recurrence: nil, losses: &overrideLosses)
-            e.append("originalStart", original)
-            losses += overrideLosses
-            exceptions.append((e, o))
+        let exceptions = overrides.map { o -> (body: JSONObject, event: Event) in
+            var e = encoder.body(o.event, recurrence: nil)
+            e.append("originalStart", o.originalStart)
+            return (e, o.event)
         }
-        report(losses, line: line)
-        let completer = self.completer
-        let series = body
-        try submit { .body(completer.series(series, master: master, start: start, exceptions: exceptions)) }
+        return (body, exceptions)
     }
 
     /// A series Graph's patterns cannot hold, written as its occurrences.
