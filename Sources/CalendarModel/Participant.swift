@@ -127,6 +127,21 @@ public struct Participant: Hashable, Sendable, CopyOnWriteFields {
     /// The address without a `mailto:` scheme, when it is an email address.
     public var emailAddress: String? {
         if let email { return email }
+        // Decided on the bytes when the first eight (or all of a shorter url) are ASCII: lower-
+        // casing the whole address made a String per call, most of a writer's cost of an
+        // address. An ASCII byte after the colon keeps it a character of its own, so the bytes
+        // decide as `lowercased().hasPrefix("mailto:")` does. (nil: not decided.)
+        var url = self.url
+        let decided: String?? = url.withUTF8 { bytes in
+            guard !bytes.prefix(8).contains(where: { $0 >= 0x80 }) else { return nil }
+            guard bytes.count >= 7 else { return .some(nil) }
+            for (i, expected) in "mailto:".utf8.enumerated() {
+                let byte = bytes[i]
+                if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != expected { return .some(nil) }
+            }
+            return .some(String(decoding: UnsafeBufferPointer(rebasing: bytes[7...]), as: UTF8.self))
+        }
+        if let decided { return decided }
         let lower = url.lowercased()
         return lower.hasPrefix("mailto:") ? String(url.dropFirst(7)) : nil
     }

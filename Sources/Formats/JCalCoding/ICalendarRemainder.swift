@@ -28,12 +28,24 @@ public struct ICalendarRemainder: Equatable {
     /// original has none) or the original's instances in `kept`. Each instance is visited once
     /// and no per-name arrays are built: this runs for every item a JSON writer checks. Names
     /// are compared by a hash of their bytes first: most pairs differ, and comparing two
-    /// different Strings cost a call each (most of a Graph body's check).
+    /// different Strings cost a call each (most of a Graph body's check). The names come from
+    /// the caller, which knows the type, and the instances are compared in place: taken out of
+    /// the arrays in here (by a key path for the name) each was copied and released.
     private static func differences<T: Equatable>(
-        _ original: [T], _ reconstructed: [T], _ name: (T) -> String, replaces: inout [String], kept: inout [T]
+        _ original: [T], _ reconstructed: [T], names: ([T]) -> [String], replaces: inout [String], kept: inout [T]
     ) {
-        let originalNames = original.map(name)
-        let reconstructedNames = reconstructed.map(name)
+        let (originalNames, reconstructedNames) = (names(original), names(reconstructed))
+        original.withUnsafeBufferPointer { o in
+            reconstructed.withUnsafeBufferPointer { r in
+                differences(o, originalNames, r, reconstructedNames, replaces: &replaces, kept: &kept)
+            }
+        }
+    }
+
+    private static func differences<T: Equatable>(
+        _ original: UnsafeBufferPointer<T>, _ originalNames: [String], _ reconstructed: UnsafeBufferPointer<T>,
+        _ reconstructedNames: [String], replaces: inout [String], kept: inout [T]
+    ) {
         // FNV-1a, over the contiguous bytes (iterating `utf8` cost ~3x as much).
         func key(_ n: String) -> UInt64 {
             var n = n
@@ -77,14 +89,14 @@ public struct ICalendarRemainder: Equatable {
     /// The remainder that turns `reconstructed` back into `original`.
     public static func between(original: [Property], reconstructed: [Property]) -> ICalendarRemainder {
         var r = ICalendarRemainder()
-        differences(original, reconstructed, \.name, replaces: &r.replaces, kept: &r.properties)
+        differences(original, reconstructed, names: { $0.map { $0.name } }, replaces: &r.replaces, kept: &r.properties)
         return r
     }
 
     /// The remainder between two components' properties and sub-components.
     public static func between(original: Component, reconstructed: Component) -> ICalendarRemainder {
         var r = between(original: original.properties, reconstructed: reconstructed.properties)
-        differences(original.components, reconstructed.components, \.name, replaces: &r.replaces, kept: &r.components)
+        differences(original.components, reconstructed.components, names: { $0.map { $0.name } }, replaces: &r.replaces, kept: &r.components)
         return r
     }
 
