@@ -135,9 +135,10 @@ public struct Participant: Hashable, Sendable, CopyOnWriteFields {
         let decided: String?? = url.withUTF8 { bytes in
             guard !bytes.prefix(8).contains(where: { $0 >= 0x80 }) else { return nil }
             guard bytes.count >= 7 else { return .some(nil) }
-            for (i, expected) in "mailto:".utf8.enumerated() {
+            let scheme: StaticString = "mailto:"
+            for i in 0..<7 {
                 let byte = bytes[i]
-                if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != expected { return .some(nil) }
+                if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != scheme.utf8Start[i] { return .some(nil) }
             }
             return .some(String(decoding: UnsafeBufferPointer(rebasing: bytes[7...]), as: UTF8.self))
         }
