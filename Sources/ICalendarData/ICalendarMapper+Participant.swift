@@ -88,7 +88,10 @@ extension ICalendarMapper {
 
     /// ATTENDEE or ORGANIZER as a generic property.
     public static func participantProperty(_ name: String, _ p: Participant, words: ParticipantWords) -> Property {
+        // Room for the usual CN, CUTYPE, ROLE, PARTSTAT and RSVP at once: grown one by one,
+        // the list was reallocated three or four times per participant.
         var parameters: [Parameter] = []
+        parameters.reserveCapacity(8)
         forEachParameter(of: p, words: words) { name, values in
             switch values {
             case .one(let v): parameters.append(Parameter(name, v))

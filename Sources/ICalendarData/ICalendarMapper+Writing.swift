@@ -232,7 +232,13 @@ struct ComponentBuilder: ICalendarEmitter {
     private var open: [Component] = []
     private(set) var finished: Component?
 
-    mutating func begin(_ name: String) { open.append(Component(name: name)) }
+    mutating func begin(_ name: String) {
+        // Room for an event's usual properties (a sub-component's) at once: grown one by one,
+        // the list was reallocated five or six times per component.
+        var component = Component(name: name)
+        component.properties.reserveCapacity(open.isEmpty ? 32 : 8)
+        open.append(component)
+    }
 
     mutating func end(_ name: String) {
         let done = open.removeLast()

@@ -37,6 +37,7 @@ struct GraphEventEncoder {
     /// `isLost`).
     private func dateTimeTimeZone(_ v: CalendarDateTime) -> JSONValue {
         var o = JSONObject()
+        o.members.reserveCapacity(2)
         o.append("dateTime", GraphDateTimes.text(v))
         if v.isDateOnly {
             o.append("timeZone", "UTC")
@@ -74,6 +75,7 @@ struct GraphEventEncoder {
     private func recipient(_ p: Participant) -> JSONObject? {
         guard let address = p.emailAddress else { return nil }
         var email = JSONObject()
+        email.members.reserveCapacity(2)
         email.append("address", address)
         if let name = p.name { email.append("name", name) }
         var o = JSONObject()
@@ -128,6 +130,8 @@ struct GraphEventEncoder {
     /// cannot say is `losses(event)`.
     func body(_ event: Event, recurrence: ExchangeRecurrence?) -> JSONObject {
         var o = JSONObject()
+        // Room for a body's usual members at once (grown one by one, reallocated five times).
+        o.members.reserveCapacity(24)
         let props = event.properties
         let index = props.count >= Self.longList ? longListIndex.firstByName(props) : nil
         func property(_ name: String) -> Property? {
