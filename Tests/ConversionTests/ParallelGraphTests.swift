@@ -70,6 +70,21 @@ final class ParallelGraphTests: ThreadCountTestCase {
         XCTAssertNil(batch.error)
     }
 
+    /// An archive that fails in its middle (components nested too deep) while body jobs wait
+    /// on the writer's workers: the same error, after the same diagnostics, on every thread
+    /// count, and no worker left behind.
+    func testABrokenArchiveFailsAlikeWhileWritingGraph() throws {
+        let text = ParallelGraphTests.archive(600)
+        // Among the events Graph treats apart, after some with floating times (reported).
+        let eventStart = text.range(of: "BEGIN:VEVENT\r\nUID:graph-120@")!.lowerBound
+        let nested = String(repeating: "BEGIN:X-DEEP\r\n", count: 70)
+        let broken = directory.appendingPathComponent("broken.ics")
+        try Data((String(text[..<eventStart]) + nested + String(text[eventStart...])).utf8).write(to: broken)
+        let outcome = assertSameOnEveryThreadCount(broken, from: "ics", to: "graph")
+        XCTAssertNotNil(outcome.error)
+        XCTAssertTrue(outcome.diagnostics.contains { $0.contains("floating time") })
+    }
+
     func testGraphReadsTheSameOnEveryThreadCount() throws {
         let document = directory.appendingPathComponent("read.json")
         try Data(try graphDocument(events: 600).utf8).write(to: document)
