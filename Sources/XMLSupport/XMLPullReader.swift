@@ -586,9 +586,11 @@ public final class XMLPullReader {
         /// between elements, never inside a text node.
         @inline(__always)
         private func handOverIfFull() {
-            guard pulling, batch.events.count >= 4096 || batch.textCount >= 1 << 16 else { return }
+            guard pulling else { return }
+            unowned(unsafe) let batch = self.batch
+            guard batch.events.count >= 4096 || batch.textCount >= 1 << 16 else { return }
             let full = sealed()
-            batch = Self.emptyBatch()
+            self.batch = Self.emptyBatch()
             if !emit(full), let context {
                 stopped = true
                 xmlStopParser(context)
@@ -663,9 +665,9 @@ public final class XMLPullReader {
         /// callback comes before its `>` is taken).
         @inline(__always)
         private func noteTagEnd() {
-            guard pulling, let input = context?.pointee.input else { return }
-            let at = position(input).at
-            parsedUpTo = input.pointee.cur?.pointee == UInt8(ascii: ">") ? at + 1 : at
+            guard pulling, let context, let input = context.pointee.input, let cur = input.pointee.cur, let base = input.pointee.base
+            else { return }
+            parsedUpTo = Int(input.pointee.consumed) + (cur - base) + (cur.pointee == UInt8(ascii: ">") ? 1 : 0)
         }
 
         /// libxml2's message for an error met while pulling, as the push parser words the same
@@ -830,8 +832,10 @@ public final class XMLPullReader {
             // A node's text may come in several calls (around references, across chunks):
             // one event while nothing else comes between (told by a flag: reading the last event
             // retained the events' array).
-            batch.addText(bytes, count, line: Int32(clamping: parserLine), extending: textOpen)
-            if moveLine { batch.moveLastEvent(to: Int32(clamping: parserLine)) }
+            unowned(unsafe) let batch = self.batch
+            let line = Int32(clamping: parserLine)
+            batch.addText(bytes, count, line: line, extending: textOpen)
+            if moveLine { batch.moveLastEvent(to: line) }
             textOpen = true
         }
 
