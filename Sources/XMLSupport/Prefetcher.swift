@@ -54,6 +54,25 @@ public final class Prefetcher<Unit> {
             }
         }
 
+        /// Runs a producer that pushes its units (one per batch) rather than returning them:
+        /// `emit` blocks while `depth` batches wait, and returns false once the owner is gone,
+        /// for the producer to stop.
+        func runPushing(_ run: (_ emit: (Unit) -> Bool) -> Void) {
+            run { unit in
+                condition.lock()
+                defer { condition.unlock() }
+                while queue.count >= depth && !cancelled { condition.wait() }
+                if cancelled { return false }
+                queue.append(([unit], false))
+                condition.broadcast()
+                return true
+            }
+            condition.lock()
+            queue.append(([], true))
+            condition.broadcast()
+            condition.unlock()
+        }
+
         /// Called by the thread as the last thing it does.
         func markExited() {
             condition.lock()
@@ -64,6 +83,8 @@ public final class Prefetcher<Unit> {
     }
 
     private let produce: () -> Unit?
+    /// A producer that pushes its units through `emit` (see `init(depth:pushing:)`).
+    private let pushing: ((_ emit: (Unit) -> Bool) -> Void)?
     private let concurrently: Bool
     private let batchSize: Int
     private let depth: Int
@@ -77,8 +98,21 @@ public final class Prefetcher<Unit> {
     /// not `concurrently`, on the caller's thread in `next()`.
     public init(concurrently: Bool, batchSize: Int = 16, depth: Int = 4, produce: @escaping () -> Unit?) {
         self.produce = produce
+        self.pushing = nil
         self.concurrently = concurrently
         self.batchSize = batchSize
+        self.depth = depth
+    }
+
+    /// A prefetcher whose producer runs once, on a new thread from the first `next()` on, and
+    /// hands over each unit through `emit`, which waits while `depth` units are ahead of the
+    /// consumer and returns false once the prefetcher is dropped (the producer should then
+    /// stop): for a producer that cannot return between units, such as a parser that calls back.
+    public init(depth: Int = 4, pushing run: @escaping (_ emit: (Unit) -> Bool) -> Void) {
+        self.produce = { nil }
+        self.pushing = run
+        self.concurrently = true
+        self.batchSize = 1
         self.depth = depth
     }
 
@@ -101,9 +135,14 @@ public final class Prefetcher<Unit> {
             shared = Shared(depth: depth)
             self.shared = shared
             let produce = self.produce
+            let pushing = self.pushing
             let batchSize = self.batchSize
             DispatchQueue(label: "calport-xml-reader").async {
-                shared.run(produce, batchSize: batchSize)
+                if let pushing {
+                    shared.runPushing(pushing)
+                } else {
+                    shared.run(produce, batchSize: batchSize)
+                }
                 shared.markExited()
             }
         }

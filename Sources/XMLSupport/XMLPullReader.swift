@@ -1,6 +1,6 @@
 internal import CLibXML2
 
-/// A streaming XML reader over libxml2's SAX2 push parser: events in document order, memory
+/// A streaming XML reader over libxml2's SAX2 parser: events in document order, memory
 /// bounded by one input chunk's events and the largest text node rather than the document, so
 /// a 1 GB REPORT body streams.
 ///
@@ -9,6 +9,13 @@ internal import CLibXML2
 /// the reader, 1.0 s with SAX). The callbacks queue each chunk's events (names by number in
 /// `XMLNameTable`, text as bytes), and `nextNode` hands them out one by one, so callers still
 /// pull.
+///
+/// On the caller's thread libxml2 is a push parser fed 64 KiB chunks. Parsing ahead on a thread
+/// of its own, it pulls the document through a read callback instead: the push parser looks
+/// ahead for the end of every tag and text before parsing it, so it reads each twice, and that
+/// was 450M of the 2.05G instructions libxml2 took over a 45 MB xCal document. The two modes
+/// word some errors differently at the end of a cut-off document; `Parser.pulledError` gives the
+/// push parser's words, and both give the same events (see `Parser.characters`).
 ///
 /// Safe by default: no network (XML_PARSE_NONET), no DTD loading, no entity substitution, the
 /// declared encoding ignored (UTF-8 only), and a document type declaration refused before
@@ -63,7 +70,11 @@ public final class XMLPullReader {
         self.name = name
         self.limits = limits
         let parser = Parser(name: name, read: read, limits: limits)
-        self.batches = Prefetcher(concurrently: parsesAhead, batchSize: 1, depth: 4) { parser.ended ? nil : parser.pump() }
+        if parsesAhead {
+            self.batches = Prefetcher(depth: 4) { emit in withoutActuallyEscaping(emit) { parser.pull($0) } }
+        } else {
+            self.batches = Prefetcher(concurrently: false, batchSize: 1, depth: 4) { parser.ended ? nil : parser.pump() }
+        }
     }
 
     // The reader's state is touched for every event; the property accesses are not checked for
@@ -305,6 +316,11 @@ public final class XMLPullReader {
             }
         }
 
+        /// Moves the last event (a text node's) to `line`.
+        func moveLastEvent(to line: Int32) {
+            events[events.count - 1].line = line
+        }
+
         /// Adds an element's end.
         func addEnd() {
             events.append(Event(kind: .end, name: 0, line: 0, start: 0, count: 0))
@@ -375,6 +391,33 @@ public final class XMLPullReader {
         @exclusivity(unchecked) var textOpen = false
         private var chunk: [UInt8] = Array(repeating: 0, count: 1 << 16)
         private var started = false
+        /// Why reading stopped early: the source failed, or a guard refused the next chunk.
+        private var readError: Error?
+        private var refusal: (kind: XMLError.Kind, message: String)?
+
+        // Pulling (see `pull`): libxml2 asks for bytes through `serve` and the callbacks hand
+        // each full batch to `emit`.
+        private var pulling = false
+        private var emit: (Batch) -> Bool = { _ in false }
+        /// The chunk's length and how much of it libxml2 has been given.
+        private var chunkCount = 0
+        private var chunkServed = 0
+        /// Bytes held back from the end of the last piece (a CR or a `]`, at most two), served
+        /// first next time.
+        private var carried: (UInt8, UInt8) = (0, 0)
+        private var carriedCount = 0
+        /// The source has ended (it returned 0).
+        private var sourceEnded = false
+        /// libxml2 gets no more bytes: the consumer is gone, or reading failed or was refused.
+        private var stopped = false
+        /// The text node being read has so far come in pieces each cut by the end of libxml2's
+        /// buffer, which the push parser would have handed over as one (see `characters`), and
+        /// where in the input the last of them ended.
+        @exclusivity(unchecked) private var cutPieces = false
+        @exclusivity(unchecked) private var cutPieceEnd = 0
+        /// Where in the input (counted from its start) the last node handed over ended: the
+        /// push parser leaves a last byte after it unparsed (see `characters`, `pulledError`).
+        @exclusivity(unchecked) private var parsedUpTo = 0
 
         init(name: String, read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int, limits: XMLLimits) {
             self.name = name
@@ -397,51 +440,18 @@ public final class XMLPullReader {
         /// Reads the next chunk and parses it; the batch of its events, with the document's end
         /// when it has come (or a failure has stopped it).
         func pump() -> Batch {
-            // Room for a chunk's events and text, so that they are not grown by copying: a
-            // 64 KiB chunk of indented XML holds a few thousand events.
-            batch = Batch(capacity: 1 << 16)
-            batch.events.reserveCapacity(4096)
+            batch = Self.emptyBatch()
             textOpen = false
             parse()
-            let done = batch
-            if names.count > namesSent {
-                done.names = (namesSent..<names.count).map { names.name($0) }
-                namesSent = names.count
-            }
-            if ended {
-                done.ended = true
-                done.endLine = parserLine
-                if done.parserMessage == nil { done.parserMessage = parserMessage }
-                if let context, context.pointee.wellFormed == 0 { done.wellFormed = false }
-            }
-            return done
+            return sealed()
         }
 
         /// Reads the next chunk and parses it into `batch`; at the end of the input, finishes
         /// the document. Sets `ended` when there is nothing more to parse.
         private func parse() {
-            var count = 0
-            do {
-                // At least 64 bytes for the first chunk, so the guard can tell what the input is,
-                // unless the input is shorter.
-                repeat {
-                    let n = try chunk.withUnsafeMutableBytes { try read(UnsafeMutableRawBufferPointer(rebasing: $0[count...])) }
-                    if n == 0 { break }
-                    count += n
-                } while !started && count < 64
-            } catch {
-                batch.readError = error
-                ended = true
-                return
-            }
-            let verdict = count == 0 ? guardian.finish() : chunk.withUnsafeBytes { guardian.feed(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-            if case .refused(let kind, let message) = verdict {
-                batch.refusal = (kind, message)
-                ended = true
-                return
-            }
-            guard chunk.withUnsafeBytes({ markup.feed(UnsafeRawBufferPointer(rebasing: $0[..<count])) }) else {
-                batch.refusal = (.tooLarge, "a tag, comment or processing instruction is longer than \(markup.limit) bytes")
+            guard let count = readChunk() else {
+                batch.readError = readError
+                batch.refusal = refusal
                 ended = true
                 return
             }
@@ -463,7 +473,7 @@ public final class XMLPullReader {
                 }
                 context = made
                 if head == 4 { offset = 4 }
-                xmlCtxtUseOptions(made, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue | XML_PARSE_NOCDATA.rawValue))
+                xmlCtxtUseOptions(made, Self.options)
                 if let utf8 = xmlFindCharEncodingHandler("UTF-8") { xmlSwitchToEncoding(made, utf8) }
             }
             guard let context else { return }
@@ -485,6 +495,234 @@ public final class XMLPullReader {
             }
         }
 
+        /// Reads the next chunk into `chunk` and passes it through the guards: its length (0 at
+        /// the end of the source), or nil when reading failed or a guard refused it (said in
+        /// `readError` or `refusal`).
+        private func readChunk() -> Int? {
+            var count = 0
+            do {
+                // At least 64 bytes for the first chunk, so the guard can tell what the input is,
+                // unless the input is shorter.
+                repeat {
+                    let n = try chunk.withUnsafeMutableBytes { try read(UnsafeMutableRawBufferPointer(rebasing: $0[count...])) }
+                    if n == 0 { break }
+                    count += n
+                } while !started && count < 64
+            } catch {
+                readError = error
+                return nil
+            }
+            let verdict =
+                count == 0 ? guardian.finish() : chunk.withUnsafeBytes { guardian.feed(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            if case .refused(let kind, let message) = verdict {
+                refusal = (kind, message)
+                return nil
+            }
+            guard chunk.withUnsafeBytes({ markup.feed(UnsafeRawBufferPointer(rebasing: $0[..<count])) }) else {
+                refusal = (.tooLarge, "a tag, comment or processing instruction is longer than \(markup.limit) bytes")
+                return nil
+            }
+            return count
+        }
+
+        /// Parses the whole document with libxml2 pulling the bytes (`serve`), handing each
+        /// batch of events to `emit` as it fills, the last with the document's end; stops early
+        /// when `emit` returns false (the reader was dropped).
+        func pull(_ emit: @escaping (Batch) -> Bool) {
+            pulling = true
+            self.emit = emit
+            batch = Self.emptyBatch()
+            let me = Unmanaged.passUnretained(self).toOpaque()
+            if let made = xmlCreateIOParserCtxt(Self.handler, me, Self.readInput, nil, me, XML_CHAR_ENCODING_NONE) {
+                context = made
+                xmlCtxtUseOptions(made, Self.options)
+                if let utf8 = xmlFindCharEncodingHandler("UTF-8") { xmlSwitchToEncoding(made, utf8) }
+                xmlParseDocument(made)
+            } else {
+                batch.parserMessage = ("libxml2 could not open a parser", nil)
+            }
+            if let textRefusal {
+                batch.refusal = textRefusal
+                batch.events.append(Event(kind: .failure, name: 0, line: Int32(clamping: parserLine), start: 0, count: 0))
+            }
+            ended = true
+            let done = sealed()
+            done.readError = readError
+            if let refusal { done.refusal = refusal }
+            _ = emit(done)
+            self.emit = { _ in false }
+        }
+
+        /// The options both modes open libxml2 with: no network, the declared encoding
+        /// ignored, CDATA sections as text.
+        static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue | XML_PARSE_NOCDATA.rawValue)
+
+        /// A batch with room for a chunk's events and text, so that they are not grown by
+        /// copying: a 64 KiB chunk of indented XML holds a few thousand events.
+        static func emptyBatch() -> Batch {
+            let batch = Batch(capacity: 1 << 16)
+            batch.events.reserveCapacity(4096)
+            return batch
+        }
+
+        /// The batch filled so far with the names it introduced, and, once parsing has ended,
+        /// how it ended.
+        private func sealed() -> Batch {
+            let done = batch
+            if names.count > namesSent {
+                done.names = (namesSent..<names.count).map { names.name($0) }
+                namesSent = names.count
+            }
+            if ended {
+                done.ended = true
+                done.endLine = parserLine
+                if done.parserMessage == nil { done.parserMessage = parserMessage }
+                if let context, context.pointee.wellFormed == 0 { done.wellFormed = false }
+            }
+            return done
+        }
+
+        /// When pulling, hands the batch over once it holds about a chunk's worth; called
+        /// between elements, never inside a text node.
+        @inline(__always)
+        private func handOverIfFull() {
+            guard pulling else { return }
+            unowned(unsafe) let batch = self.batch
+            guard batch.events.count >= 4096 || batch.textCount >= 1 << 16 else { return }
+            let full = sealed()
+            self.batch = Self.emptyBatch()
+            if !emit(full), let context {
+                stopped = true
+                xmlStopParser(context)
+            }
+        }
+
+        /// Fills libxml2's buffer with up to `length` bytes of the source, a chunk at a time
+        /// through the guards as `parse` does; 0 at the end, -1 once reading failed or was
+        /// refused (after the bytes before that chunk). After a well-formedness error the
+        /// input ends, as the push parser stops after the chunk with the error.
+        func serve(_ buffer: UnsafeMutablePointer<UInt8>, _ length: Int) -> Int32 {
+            if stopped { return -1 }
+            if let context, context.pointee.wellFormed == 0 { return 0 }
+            var count = 0
+            if carriedCount > 0 {
+                buffer[0] = carried.0
+                if carriedCount > 1 { buffer[1] = carried.1 }
+                count = carriedCount
+                carriedCount = 0
+            }
+            while count < length {
+                if chunkServed == chunkCount {
+                    if sourceEnded { break }
+                    guard let n = readChunk() else {
+                        stopped = true
+                        break
+                    }
+                    started = true
+                    chunkCount = n
+                    chunkServed = 0
+                    if n == 0 {
+                        sourceEnded = true
+                        break
+                    }
+                }
+                let n = min(length - count, chunkCount - chunkServed)
+                chunk.withUnsafeBytes {
+                    (buffer + count).update(from: $0.baseAddress!.assumingMemoryBound(to: UInt8.self) + chunkServed, count: n)
+                }
+                chunkServed += n
+                count += n
+            }
+            // A piece that ends in a CR or `]` keeps them for the next: libxml2's fast text path
+            // stops at the end of its buffer, and there it would miss a CR LF pair or `]]>`
+            // that the push parser, which sees the whole text, handles.
+            if !stopped && !(sourceEnded && chunkServed == chunkCount) {
+                var held = 0
+                while held < 2 && count - held > 1 && (buffer[count - 1 - held] == 0x0D || buffer[count - 1 - held] == UInt8(ascii: "]")) {
+                    held += 1
+                }
+                if held > 0 {
+                    carried = (buffer[count - held], held > 1 ? buffer[count - 1] : 0)
+                    carriedCount = held
+                    count -= held
+                }
+            }
+            if count == 0 && stopped { return -1 }
+            return Int32(count)
+        }
+
+        /// Every byte of the source has gone to libxml2.
+        private var inputExhausted: Bool { sourceEnded && chunkServed == chunkCount && carriedCount == 0 }
+
+        /// Where libxml2 is in the input, counted from its start, and how long the input it has is.
+        private func position(_ input: xmlParserInputPtr) -> (at: Int, end: Int) {
+            guard let base = input.pointee.base, let cur = input.pointee.cur, let end = input.pointee.end else { return (0, 0) }
+            let consumed = Int(input.pointee.consumed)
+            return (consumed + (cur - base), consumed + (end - base))
+        }
+
+        /// Notes, when pulling, where the start tag or end tag just handed over ends (the start
+        /// callback comes before its `>` is taken).
+        @inline(__always)
+        private func noteTagEnd() {
+            guard pulling, let context, let input = context.pointee.input, let cur = input.pointee.cur, let base = input.pointee.base
+            else { return }
+            parsedUpTo = Int(input.pointee.consumed) + (cur - base) + (cur.pointee == UInt8(ascii: ">") ? 1 : 0)
+        }
+
+        /// libxml2's message for an error met while pulling, as the push parser words the same
+        /// error (checked by cutting and damaging documents, see `XMLPullReaderModesTests`): no
+        /// line for a start tag without its end, one wording for a document without an element,
+        /// a double hyphen in a comment without the comment, `<!` inside the root element as
+        /// an error in the content; and at the very end of a cut-off document "Extra content
+        /// at the end of the document" where the pull parser names what was cut, or when one
+        /// byte is left after the last node (see `characters`). A NUL byte ends the pull
+        /// parser's input.
+        private func pulledError(code: Int32, text: String, line: Int?) -> (String, Int?) {
+            guard let input = context?.pointee.input, let cur = input.pointee.cur, let end = input.pointee.end else { return (text, line) }
+            let atEnd = inputExhausted && cur >= end
+            switch code {
+            case Int32(XML_ERR_GT_REQUIRED.rawValue) where text.hasPrefix("Couldn't find end of Start Tag "):
+                guard let suffix = text.range(of: " line ", options: .backwards) else { return (text, line) }
+                return (String(text[..<suffix.lowerBound]), line)
+            case _ where inputExhausted && position(input).end - parsedUpTo == 1:
+                // One byte after the last node: the push parser never parsed it, nor counted
+                // the line it ends.
+                let lineFeed = input.pointee.base.map { end > $0 && (end - 1).pointee == 0x0A } ?? false
+                return ("Extra content at the end of the document", line.map { lineFeed ? $0 - 1 : $0 })
+            case _
+            where atEnd
+                && (Self.cutShortCodes.contains(code) || (text.hasPrefix("ParsePI: PI ") && text.hasSuffix(" space expected"))
+                    || text == "StartTag: invalid element name"):
+                return ("Extra content at the end of the document", line)
+            case Int32(XML_ERR_NAME_REQUIRED.rawValue)
+            where inputExhausted && text == "StartTag: invalid element name" && cur < end && cur.pointee == UInt8(ascii: "!")
+                && end - cur < 8:
+                // `<!` and fewer than 9 bytes at the end, which the push parser waits on.
+                return ("Extra content at the end of the document", line)
+            case Int32(XML_ERR_DOCUMENT_EMPTY.rawValue):
+                return ("Document is empty", line)
+            case Int32(XML_ERR_HYPHEN_IN_COMMENT.rawValue) where text.hasPrefix("Double hyphen within comment: "):
+                return ("Double hyphen within comment", line)
+            case Int32(XML_ERR_NAME_REQUIRED.rawValue)
+            where text == "StartTag: invalid element name" && cur < end && cur.pointee == UInt8(ascii: "!")
+                && context?.pointee.nameNr ?? 0 > 0:
+                return ("internal error: detected an error in element content", line)
+            case Int32(XML_ERR_TAG_NOT_FINISHED.rawValue) where cur < end && cur.pointee == 0:
+                return ("Char 0x0 out of allowed range", line)
+            default:
+                return (text, line)
+            }
+        }
+
+        /// The errors the pull parser reports, at the end of a cut-off document, for what the
+        /// push parser calls extra content at the end (and a processing instruction cut before
+        /// its space).
+        private static let cutShortCodes: Set<Int32> = Set(
+            [XML_ERR_TAG_NOT_FINISHED, XML_ERR_PI_NOT_STARTED, XML_ERR_DOCUMENT_EMPTY, XML_ERR_CDATA_NOT_FINISHED].map {
+                Int32($0.rawValue)
+            })
+
         /// A text node over the limit, and libxml2's first error message.
         var textRefusal: (kind: XMLError.Kind, message: String)?
         /// Whether `textRefusal` is set, told without reading it (which retained its message).
@@ -498,7 +736,9 @@ public final class XMLPullReader {
         private func qualified(_ local: UnsafePointer<UInt8>?, _ prefix: UnsafePointer<UInt8>?, _ uri: UnsafePointer<UInt8>?)
             -> UnsafePointer<UInt8>?
         {
-            guard prefix != nil, uri == nil, let context, let full = xmlDictQLookup(context.pointee.dict, prefix, local) else { return local }
+            guard prefix != nil, uri == nil, let context, let full = xmlDictQLookup(context.pointee.dict, prefix, local) else {
+                return local
+            }
             return full
         }
 
@@ -526,6 +766,8 @@ public final class XMLPullReader {
                 }
             }
             batch.addStart(name: number, line: Int32(clamping: parserLine), firstAttribute: first)
+            noteTagEnd()
+            handOverIfFull()
         }
 
         /// An attribute value as libxml2's SAX2 interface hands it over without entity
@@ -553,21 +795,47 @@ public final class XMLPullReader {
             textRun = 0
             textOpen = false
             batch.addEnd()
+            noteTagEnd()
+            handOverIfFull()
         }
 
+        /// A text node's next piece. Text that libxml2 still hands over after a
+        /// well-formedness error (its fast text path does not look) is dropped: the document has
+        /// failed there. When pulling, libxml2 also cuts text at the end of its buffer, where
+        /// the push parser, which waits for the `<` after it, hands the run over whole: the
+        /// event then takes the line of the first piece not so cut, as it would have; and text
+        /// that is the one last byte after the last node, which the push parser leaves
+        /// unparsed, is left out.
+        /// A piece goes on from a cut one when it starts where that ended, counted from the start
+        /// of the input (libxml2 moves its buffer; a comment may come between).
         func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
-            guard !textRefused else { return }
+            guard !textRefused, let context, context.pointee.wellFormed != 0 else { return }
+            var moveLine = false
+            if pulling, let input = context.pointee.input, let base = input.pointee.base, let end = input.pointee.end {
+                let inBuffer = bytes >= base && bytes < end
+                let consumed = Int(input.pointee.consumed)
+                let start = consumed + (bytes - base)
+                let goesOn = textOpen && cutPieces && inBuffer && start == cutPieceEnd
+                if !goesOn && inputExhausted && consumed + (end - base) - parsedUpTo == 1 { return }
+                moveLine = goesOn
+                cutPieces = (textOpen ? goesOn : true) && inBuffer && bytes + count == end
+                cutPieceEnd = start + count
+                parsedUpTo = inBuffer ? start + count : position(input).at
+            }
             textRun += count
             if textRun > limits.maximumTextBytes {
                 textRefusal = (.tooLarge, "a text node is longer than \(limits.maximumTextBytes) bytes")
                 textRefused = true
-                if let context { xmlStopParser(context) }
+                xmlStopParser(context)
                 return
             }
             // A node's text may come in several calls (around references, across chunks):
             // one event while nothing else comes between (told by a flag: reading the last event
             // retained the events' array).
-            batch.addText(bytes, count, line: Int32(clamping: parserLine), extending: textOpen)
+            unowned(unsafe) let batch = self.batch
+            let line = Int32(clamping: parserLine)
+            batch.addText(bytes, count, line: line, extending: textOpen)
+            if moveLine { batch.moveLastEvent(to: line) }
             textOpen = true
         }
 
@@ -575,7 +843,8 @@ public final class XMLPullReader {
             guard parserMessage == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
             var text = error.pointee.message.map { String(cString: $0) } ?? "XML error \(error.pointee.code)"
             while text.last == "\n" || text.last == " " { text.removeLast() }
-            parserMessage = (text, error.pointee.line > 0 ? Int(error.pointee.line) : nil)
+            let line = error.pointee.line > 0 ? Int(error.pointee.line) : nil
+            parserMessage = pulling ? pulledError(code: error.pointee.code, text: text, line: line) : (text, line)
         }
 
         /// Runs `body` on the parser behind a callback's context pointer, without retaining it
@@ -607,5 +876,13 @@ public final class XMLPullReader {
             }
             return h
         }()
+
+        /// libxml2's read callback when pulling (see `serve`).
+        static let readInput: xmlInputReadCallback = { context, buffer, length in
+            guard let context, let buffer, length > 0 else { return -1 }
+            return Unmanaged<Parser>.fromOpaque(context)._withUnsafeGuaranteedRef {
+                $0.serve(UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: UInt8.self), Int(length))
+            }
+        }
     }
 }

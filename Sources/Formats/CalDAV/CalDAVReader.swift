@@ -65,7 +65,8 @@ public struct CalDAVReader: CalendarReader {
             options.concurrency > 1
             ? CalendarDataReadAhead(formats: calendarDataFormats, options: options, repeated: repeated, lead: readAheadLead) : nil
         self.readAhead = readAhead
-        let scanner = CalDAVScanner(source: source, sourceName: options.sourceName, readAhead: readAhead)
+        let scanner = CalDAVScanner(
+            source: source, sourceName: options.sourceName, readAhead: readAhead, parsesAhead: options.concurrency > 1)
         self.units = Prefetcher(concurrently: options.concurrency > 1) { scanner.next() }
     }
 

@@ -28,10 +28,11 @@ final class CalDAVScanner {
     private var state = State.start
     private let readAhead: CalendarDataReadAhead?
 
-    init(source: ByteSource, sourceName: String, readAhead: CalendarDataReadAhead? = nil) {
+    /// A scanner of `source`; with `parsesAhead`, libxml2 parses on a thread of its own.
+    init(source: ByteSource, sourceName: String, readAhead: CalendarDataReadAhead? = nil, parsesAhead: Bool = false) {
         self.sourceName = sourceName
         self.readAhead = readAhead
-        self.xml = LazyXMLPullReader(name: sourceName) { try source.read(into: $0) }
+        self.xml = LazyXMLPullReader(name: sourceName, parsesAhead: parsesAhead) { try source.read(into: $0) }
     }
 
     /// The next unit, nil after the end or a failure.
