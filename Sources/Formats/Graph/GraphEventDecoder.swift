@@ -203,7 +203,7 @@ struct GraphEventDecoder {
     /// `event` with the source's own iCalendar restored where Graph's members could not say it.
     func kept(_ event: Event, _ remainder: ICalendarRemainder?) throws -> Event {
         guard let remainder else { return event }
-        guard case .event(var kept) = mapper.entry(from: remainder.applied(to: mapper.component(from: .event(event)))) else {
+        guard case .event(var kept) = remainder.entry(from: mapper.component(from: .event(event)), mapper: mapper) else {
             throw fail("", "calport's kept iCalendar data does not describe an event")
         }
         // iCalendar has no PARTSTAT for EventKit's Unknown (Graph's "none"): the trip through it
