@@ -177,7 +177,11 @@ enum FlatText {
 
     /// Undoes `escape`.
     static func unescape(_ value: Substring) -> String {
-        guard value.utf8ContainsAny(of: [UInt8(ascii: "%")]) else { return String(value) }
+        // Most values have no escape: the bytes are looked through without a set to look up.
+        let percent = UInt8(ascii: "%")
+        guard value.utf8.withContiguousStorageIfAvailable({ $0.contains(percent) }) ?? value.utf8.contains(percent) else {
+            return String(value)
+        }
         var s = ""
         var i = value.startIndex
         while i < value.endIndex {
