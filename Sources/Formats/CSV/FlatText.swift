@@ -91,7 +91,8 @@ enum FlatText {
     /// Parses what `zonedText` writes.
     static func zonedDateTime(_ raw: String) -> CalendarDateTime? {
         let trimmed = raw.trimmingCharacters(in: .whitespaces)
-        if let space = trimmed.firstIndex(of: " ") {
+        // By bytes where they tell (a Character search was most of reading a time).
+        if let space = trimmed.firstIndex(ofASCII: UInt8(ascii: " ")) {
             return dateTime(String(trimmed[..<space]), zone: String(trimmed[trimmed.index(after: space)...]).trimmingCharacters(in: .whitespaces))
         }
         return dateTime(trimmed)
