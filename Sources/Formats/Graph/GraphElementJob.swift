@@ -36,8 +36,7 @@ struct GraphElementJob {
     }
 
     func decode(_ settings: Settings) -> Output {
-        let strings = settings.strings.take()
-        defer { settings.strings.give(strings) }
+        let strings = settings.strings.table()
         let given = Given()
         let log = DiagnosticLog(keptPerKind: nil) { given.diagnostics.append($0) }
         var output = Output(line: line)

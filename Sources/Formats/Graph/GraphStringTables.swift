@@ -1,25 +1,23 @@
 import Foundation
 import JSONCoding
 
-/// The string tables (`JSONStringTable`) of a reader's worker jobs: a job takes one for its
-/// event and gives it back, so the tables are kept warm from event to event while no two
-/// threads use one at once. At most one a thread, as many as run jobs at the same time.
+/// The string tables (`JSONStringTable`) of a reader's worker jobs, one a thread: a job takes
+/// its thread's, so a table stays warm from event to event in its own core's cache (a table
+/// handed from thread to thread was read from the other core's cache, and cost more time than
+/// it spared), and no two threads use one at once. As many as threads run the jobs.
 final class GraphStringTables {
     // A pthread lock (NSLock), as GraphKeptListMemo.
     private let lock = NSLock()
-    private var free: [JSONStringTable] = []
+    private var byThread: [UInt: JSONStringTable] = [:]
 
-    /// A table no other job uses until it is given back.
-    func take() -> JSONStringTable {
+    /// The calling thread's table; only that thread uses it.
+    func table() -> JSONStringTable {
+        let thread = UInt(bitPattern: Int(bitPattern: pthread_self()))
         lock.lock()
         defer { lock.unlock() }
-        return free.popLast() ?? JSONStringTable()
-    }
-
-    /// Gives back a table `take` gave.
-    func give(_ table: JSONStringTable) {
-        lock.lock()
-        defer { lock.unlock() }
-        free.append(table)
+        if let table = byThread[thread] { return table }
+        let table = JSONStringTable()
+        byThread[thread] = table
+        return table
     }
 }
