@@ -118,4 +118,26 @@ final class JSONParserTests: XCTestCase {
             XCTAssertEqual(try p.readValue(), .string(text), "chunks of \(chunkSize)")
         }
     }
+
+    /// A string table (`JSONStringTable`) shared by parsers one after another gives what
+    /// parsing without it gives: strings of every short length, the same bytes again (found),
+    /// others in the slots they take, and invalid UTF-8 refused every time it comes.
+    func testAStringTableGivesWhatParsingWithoutOneGives() throws {
+        let table = JSONStringTable()
+        let long = "abcdefghijklmnopqrstuvwxyz"
+        var words = (0...long.count).map { String(long.prefix($0)) }
+        words += ["é", "日本", "CONFIRMED", "date-time", "W. Europe Standard Time", "a\"b"] + (0..<3000).map { "x-\($0)" }
+        let text = "[" + (words + words.reversed()).map { "\"\($0.replacingOccurrences(of: "\"", with: "\\\""))\"" }.joined(separator: ",") + "]"
+        for round in 0..<2 {
+            var plain = JSONParser(bytes: Array(text.utf8), sourceName: "t", line: 1)
+            var tabled = JSONParser(bytes: Array(text.utf8), sourceName: "t", line: 1, strings: table)
+            XCTAssertEqual(try tabled.readValue(), try plain.readValue(), "round \(round)")
+        }
+        for bad: [UInt8] in [[0x22, 0xC3, 0x28, 0x22], [0x22, 0x61, 0xFF, 0x22]] {
+            for _ in 0..<2 {
+                var p = JSONParser(bytes: bad, sourceName: "t", line: 1, strings: table)
+                XCTAssertThrowsError(try p.readValue()) { XCTAssertTrue("\($0)".contains("UTF-8"), "\($0)") }
+            }
+        }
+    }
 }

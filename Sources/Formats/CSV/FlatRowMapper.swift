@@ -167,16 +167,18 @@ struct FlatRowMapper {
         guard rest.hasPrefix("<"), let close = rest.firstIndex(ofASCII: UInt8(ascii: ">")) else { return nil }
         var p = Participant(name: name, url: String(rest[rest.utf8.index(after: rest.startIndex)..<close]))
         for (key, value) in FlatText.parameters(rest[rest.utf8.index(after: close)...]) {
-            let list = value.splitting(at: UInt8(ascii: ",")).map { FlatText.unescape($0) }
+            // Only the list parameters need the pieces: split for every parameter, they were an
+            // eighth of a CSV read.
+            func list() -> [String] { value.splitting(at: UInt8(ascii: ",")).map { FlatText.unescape($0) } }
             switch key {
             case "role": p.role = vocabulary.role(for: value)
             case "status": p.status = vocabulary.status(for: value)
             case "type": p.type = vocabulary.type(for: value)
             case "rsvp": p.expectsReply = value == "true"
             case "sentBy": p.sentBy = value
-            case "delegatedTo": p.delegatedTo = list
-            case "delegatedFrom": p.delegatedFrom = list
-            case "members": p.members = list
+            case "delegatedTo": p.delegatedTo = list()
+            case "delegatedFrom": p.delegatedFrom = list()
+            case "members": p.members = list()
             case "dir": p.directory = value
             case "language": p.language = value
             case "email": p.email = value

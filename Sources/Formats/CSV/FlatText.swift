@@ -91,7 +91,8 @@ enum FlatText {
     /// Parses what `zonedText` writes.
     static func zonedDateTime(_ raw: String) -> CalendarDateTime? {
         let trimmed = raw.trimmingCharacters(in: .whitespaces)
-        if let space = trimmed.firstIndex(of: " ") {
+        // By bytes where they tell (a Character search was most of reading a time).
+        if let space = trimmed.firstIndex(ofASCII: UInt8(ascii: " ")) {
             return dateTime(String(trimmed[..<space]), zone: String(trimmed[trimmed.index(after: space)...]).trimmingCharacters(in: .whitespaces))
         }
         return dateTime(trimmed)
@@ -177,7 +178,11 @@ enum FlatText {
 
     /// Undoes `escape`.
     static func unescape(_ value: Substring) -> String {
-        guard value.utf8ContainsAny(of: [UInt8(ascii: "%")]) else { return String(value) }
+        // Most values have no escape: the bytes are looked through without a set to look up.
+        let percent = UInt8(ascii: "%")
+        guard value.utf8.withContiguousStorageIfAvailable({ $0.contains(percent) }) ?? value.utf8.contains(percent) else {
+            return String(value)
+        }
         var s = ""
         var i = value.startIndex
         while i < value.endIndex {

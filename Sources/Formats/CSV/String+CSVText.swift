@@ -46,21 +46,44 @@ extension StringProtocol {
     /// own; when one is not, or the text may hold a character equal to `;`, the Character split
     /// decides.
     func splitting(at separator: UInt8) -> [Substring] {
+        // The bytes are looked through in place when they lie together (a native String's do):
+        // a byte at a time through the view cost several times as much, on every cell.
+        let byCharacters =
+            utf8.withContiguousStorageIfAvailable { Self.needsCharacterSplit($0, at: separator) }
+            ?? Self.needsCharacterSplit(utf8, at: separator)
+        if byCharacters { return split(separator: Character(Unicode.Scalar(separator))).map { Substring($0) } }
+        return utf8Pieces { $0 == separator }
+    }
+
+    /// Whether `splitting(at:)` must split by Characters: a separator byte next to a non-ASCII
+    /// one, or a byte that may begin a character equal to `;`.
+    private static func needsCharacterSplit<Bytes: Sequence<UInt8>>(_ bytes: Bytes, at separator: UInt8) -> Bool {
         var previous: UInt8 = 0
         var afterSeparator = false
-        for b in utf8 {
+        for b in bytes {
             if (afterSeparator && b >= 0x80) || (b == separator && previous >= 0x80) || (b == 0xCD && separator == UInt8(ascii: ";")) {
-                return split(separator: Character(Unicode.Scalar(separator))).map { Substring($0) }
+                return true
             }
             afterSeparator = b == separator
             previous = b
         }
-        return utf8Pieces { $0 == separator }
+        return false
     }
 
     /// The pieces between separator bytes, empty ones left out, each a String of its own: a slice
     /// cut at a UTF-8 index would make every Character step in it round that index first.
     func utf8Pieces(separatedBy isSeparator: (UInt8) -> Bool) -> [Substring] {
+        let inPlace = utf8.withContiguousStorageIfAvailable { bytes -> [Substring] in
+            var pieces: [Substring] = []
+            var start = 0
+            for i in bytes.indices where isSeparator(bytes[i]) {
+                if start != i { pieces.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)[...]) }
+                start = i + 1
+            }
+            if start != bytes.count { pieces.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)[...]) }
+            return pieces
+        }
+        if let inPlace { return inPlace }
         var pieces: [Substring] = []
         let bytes = utf8
         var start = bytes.startIndex

@@ -10,6 +10,9 @@ struct GraphElementJob {
         let options: ReadOptions
         let vocabulary: ParticipantVocabulary
         let mapper: ICalendarMapper
+        /// The workers' string tables: the member names and short values of one event are
+        /// mostly those of the events before.
+        let strings: GraphStringTables
     }
 
     /// The decoded event (nil for a deletion), or the error that stopped it, and the warnings
@@ -33,14 +36,15 @@ struct GraphElementJob {
     }
 
     func decode(_ settings: Settings) -> Output {
+        let strings = settings.strings.table()
         let given = Given()
         let log = DiagnosticLog(keptPerKind: nil) { given.diagnostics.append($0) }
         var output = Output(line: line)
         let decoder = GraphEventDecoder(
             file: settings.options.sourceName, line: line, strict: settings.options.strict, log: log, vocabulary: settings.vocabulary,
-            mapper: settings.mapper)
+            mapper: settings.mapper, strings: strings)
         do {
-            var parser = JSONParser(bytes: text, sourceName: settings.options.sourceName, line: line)
+            var parser = JSONParser(bytes: text, sourceName: settings.options.sourceName, line: line, strings: strings)
             output.event = try GraphReader.decoded(try parser.readValue(), path: path, decoder: decoder)
         } catch {
             output.error = error

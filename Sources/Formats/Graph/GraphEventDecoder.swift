@@ -16,6 +16,8 @@ struct GraphEventDecoder {
     let vocabulary: ParticipantVocabulary
     /// Maps the model to iCalendar and back, for the writer's kept remainder.
     let mapper: ICalendarMapper
+    /// Short strings of the kept iCalendar's JSON made before on this thread (nil: none).
+    var strings: JSONStringTable? = nil
 
     func fail(_ path: String, _ message: String) -> CalendarError {
         CalendarError(.data, file: file, line: line, location: path, message)
@@ -203,7 +205,7 @@ struct GraphEventDecoder {
     /// `event` with the source's own iCalendar restored where Graph's members could not say it.
     func kept(_ event: Event, _ remainder: ICalendarRemainder?) throws -> Event {
         guard let remainder else { return event }
-        guard case .event(var kept) = mapper.entry(from: remainder.applied(to: mapper.component(from: .event(event)))) else {
+        guard case .event(var kept) = remainder.entry(from: mapper.component(from: .event(event)), mapper: mapper) else {
             throw fail("", "calport's kept iCalendar data does not describe an event")
         }
         // iCalendar has no PARTSTAT for EventKit's Unknown (Graph's "none"): the trip through it
@@ -334,7 +336,8 @@ struct GraphEventDecoder {
             guard let e = v.objectValue, try string(e, "id", p)?.caseInsensitiveEquals(GraphRemainder.propertyID) == true,
                 let text = try string(e, "value", p)
             else { continue }
-            return try GraphRemainder.read(text, decoder: JCalValueDecoder(file: file, line: line, strict: strict, log: log), path: "\(p)/value")
+            return try GraphRemainder.read(
+                text, decoder: JCalValueDecoder(file: file, line: line, strict: strict, log: log), path: "\(p)/value", strings: strings)
         }
         return nil
     }

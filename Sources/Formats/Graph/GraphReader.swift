@@ -23,6 +23,8 @@ public struct GraphReader: CalendarReader {
     private let log: DiagnosticLog
     private let vocabulary: ParticipantVocabulary
     private let mapper: ICalendarMapper
+    /// Short strings made before by this reader's own parsing (its thread's; workers have theirs).
+    private let strings: JSONStringTable
     private var grouper = GraphSeriesGrouper()
     private var pending: [CalendarStreamElement] = []
     private var pendingIndex = 0
@@ -69,20 +71,23 @@ public struct GraphReader: CalendarReader {
 
     /// A reader over `source`.
     public init(source: ByteSource, options: ReadOptions, log: DiagnosticLog, vocabulary: ParticipantVocabulary, mapper: ICalendarMapper) {
-        self.parser = JSONParser(source: source, sourceName: options.sourceName)
+        let strings = JSONStringTable()
+        self.strings = strings
+        self.parser = JSONParser(source: source, sourceName: options.sourceName, strings: strings)
         self.options = options
         self.log = log
         self.vocabulary = vocabulary
         self.mapper = mapper
         if options.concurrency > 1 {
-            let settings = GraphElementJob.Settings(options: options, vocabulary: vocabulary, mapper: mapper)
+            let settings = GraphElementJob.Settings(options: options, vocabulary: vocabulary, mapper: mapper, strings: GraphStringTables())
             workers = Workers(
                 pool: OrderedWorkerPool(threads: options.concurrency - 1, name: "calport-graph-read") { job in job.decode(settings) })
         }
     }
 
     private func decoder(_ line: Int) -> GraphEventDecoder {
-        GraphEventDecoder(file: options.sourceName, line: line, strict: options.strict, log: log, vocabulary: vocabulary, mapper: mapper)
+        GraphEventDecoder(
+            file: options.sourceName, line: line, strict: options.strict, log: log, vocabulary: vocabulary, mapper: mapper, strings: strings)
     }
 
     public mutating func next() throws -> CalendarStreamElement? {

@@ -1,4 +1,5 @@
 import CalendarModel
+import ICalendarData
 import JCalCoding
 import JSONCoding
 
@@ -128,6 +129,41 @@ public struct ICalendarRemainder: Equatable {
         }
         c.components = Self.dropping(replaces + components.map(\.name), from: c.components, name: \.name) + components
         return c
+    }
+
+    /// The entry `mapper` makes of `component` with this remainder applied: what
+    /// `mapper.entry(from: applied(to: component))` gives, without the applied component in
+    /// between (a Graph read applies a remainder to every event, and building, copying and
+    /// freeing that component cost a quarter of it): each property and sub-component goes
+    /// into the entry as it is chosen, in the applied component's order.
+    public func entry(from component: Component, mapper: ICalendarMapper) -> CalendarEntry {
+        guard !replaces.contains("*"), var builder = ICalendarMapper.ItemBuilder(mapper: mapper, componentName: component.name) else {
+            return mapper.entry(from: applied(to: component))
+        }
+        let droppedProperties = NameFilter(replaces + properties.map(\.name))
+        for p in component.properties where !droppedProperties.contains(p.name) { builder.add(p, id: PropertyTable.info(p.name).id) }
+        for p in properties { builder.add(p, id: PropertyTable.info(p.name).id) }
+        let droppedComponents = NameFilter(replaces + components.map(\.name))
+        for c in component.components where !droppedComponents.contains(c.name) { builder.add(c) }
+        for c in components { builder.add(c) }
+        return builder.finish()
+    }
+
+    /// Whether a name is among some (as `dropping` tells): looked through when they are few, a
+    /// Set when they are many.
+    private struct NameFilter {
+        let names: [String]
+        let set: Set<String>?
+
+        init(_ names: [String]) {
+            self.names = names
+            set = names.count > 16 ? Set(names) : nil
+        }
+
+        func contains(_ name: String) -> Bool {
+            if let set { return set.contains(name) }
+            return names.contains(name)
+        }
     }
 
     /// Reads the vendor member's value.

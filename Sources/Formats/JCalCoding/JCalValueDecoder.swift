@@ -56,6 +56,8 @@ public struct JCalValueDecoder {
     /// A jCal parameter object.
     public func parameters(_ v: JSONValue, _ path: @autoclosure () -> String) throws -> [Parameter] {
         guard let o = v.objectValue else { throw fail(path(), "parameters must be an object") }
+        // Most properties have none: mapping an empty object still cost ~700 instructions.
+        if o.members.isEmpty { return [] }
         return try o.members.map { m in
             let name = m.key.uppercased()
             switch m.value {
@@ -126,7 +128,7 @@ public struct JCalValueDecoder {
             guard values.count == 1, let s = values[0].stringValue else { throw fail(path(), "an unknown value is one string") }
             return .unknown(type: nil, literal: s)
         }
-        guard let type = ValueType(rawValue: typeName.uppercased()), type != .geo else {
+        guard let type = Self.valueType(typeName), type != .geo else {
             // A type this table does not know (an X- type): kept as the literal it is.
             return .unknown(type: rawType.uppercased(), literal: literal(values))
         }
@@ -137,6 +139,26 @@ public struct JCalValueDecoder {
             try repair(path(), "\(property.lowercased()) is not a valid \(typeName) value (\(m.message)); kept as text")
             return .unknown(type: type.rawValue, literal: literal(values))
         }
+    }
+
+    /// The value types by the length of their jCal names (RFC 7265 §3.6: lower-case), so that a
+    /// name is compared with two or three others at most.
+    private static let valueTypesByLength: [[(name: String, type: ValueType)]] = {
+        var table = [[(name: String, type: ValueType)]](repeating: [], count: 16)
+        for t in ValueType.allCases { table[t.lowercaseName.utf8.count].append((t.lowercaseName, t)) }
+        return table
+    }()
+
+    /// The value type a lower-cased jCal type name names, as `ValueType(rawValue:)` of it
+    /// upper-cased: upper-casing and matching the raw values cost ~900 instructions a property.
+    private static func valueType(_ typeName: String) -> ValueType? {
+        // Upper-casing maps some non-ASCII letters onto ASCII ones ("ı" → "I"): such names
+        // go the long way.
+        let length = typeName.utf8.count
+        guard length < valueTypesByLength.count, typeName.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return ValueType(rawValue: typeName.uppercased())
+        }
+        return valueTypesByLength[length].first { $0.name == typeName }?.type
     }
 
     private func typed(_ values: [JSONValue], type: ValueType, definition: PropertyDefinition?) throws -> PropertyValue {

@@ -26,18 +26,23 @@ public struct JSONParser {
     /// Bytes of the source before those in `buffer`, and where the value being read began.
     private var bytesBefore = 0
     private var valueStart = 0
+    /// Short strings made before, looked up before a string is made (nil: none).
+    private let strings: JSONStringTable?
 
-    /// A parser over `source`; `sourceName` names it in errors.
-    public init(source: ByteSource, sourceName: String, bufferSize: Int = 64 * 1024) {
+    /// A parser over `source`; `sourceName` names it in errors. `strings`, when given, is used by
+    /// this parser only while it parses.
+    public init(source: ByteSource, sourceName: String, bufferSize: Int = 64 * 1024, strings: JSONStringTable? = nil) {
         self.source = source
         self.sourceName = sourceName
         self.buffer = [UInt8](repeating: 0, count: bufferSize)
+        self.strings = strings
     }
 
     /// A parser over one value's bytes taken out of a document by `readValueBytes()`, its
     /// first byte on `line` of that document: parsing them gives what `readValue()` would have
-    /// given there, errors and their lines included, on whatever thread.
-    public init(bytes: [UInt8], sourceName: String, line: Int) {
+    /// given there, errors and their lines included, on whatever thread. `strings`, when given,
+    /// is used by this parser only while it parses.
+    public init(bytes: [UInt8], sourceName: String, line: Int, strings: JSONStringTable? = nil) {
         self.source = MemoryByteSource([])
         self.sourceName = sourceName
         self.buffer = bytes
@@ -45,6 +50,7 @@ public struct JSONParser {
         self.atEndOfSource = true
         self.startSeen = true
         self.line = line
+        self.strings = strings
     }
 
     // MARK: Bytes
@@ -466,7 +472,9 @@ public struct JSONParser {
                 let start = position
                 position = end + 1
                 let s = buffer.withUnsafeBufferPointer {
-                    JSONStringBytes.string(validating: UnsafeBufferPointer(rebasing: $0[start..<end]))
+                    let bytes = UnsafeBufferPointer(rebasing: $0[start..<end])
+                    if let strings, bytes.count <= JSONStringTable.maximumLength { return strings.string(bytes) }
+                    return JSONStringBytes.string(validating: bytes)
                 }
                 guard let s else { throw error("string is not valid UTF-8") }
                 return s
