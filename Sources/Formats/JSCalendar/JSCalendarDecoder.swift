@@ -217,7 +217,8 @@ struct JSCalendarDecoder {
 
     private func coordinates(_ text: String) -> GeoCoordinate? {
         guard text.lowercased().hasPrefix("geo:") else { return nil }
-        let body = text.dropFirst(4).split(separator: ";")[0]
+        // "geo:" with nothing before the first ";" has no parts (a fuzzed input crashed on `[0]`).
+        let body = text.dropFirst(4).prefix { $0 != ";" }
         let parts = body.split(separator: ",")
         guard parts.count >= 2, let lat = Double(parts[0]), let lon = Double(parts[1]) else { return nil }
         return GeoCoordinate(latitude: lat, longitude: lon)
