@@ -126,13 +126,18 @@ public struct Participant: Hashable, Sendable, CopyOnWriteFields {
 
     /// The address without a `mailto:` scheme, when it is an email address.
     public var emailAddress: String? {
-        if let email { return email }
+        email ?? Self.mailtoAddress(url)
+    }
+
+    /// What follows the scheme of a `mailto:` URL (in any case), nil when `url` is not one:
+    /// what `url.lowercased().hasPrefix("mailto:")` tells.
+    public static func mailtoAddress(_ url: String) -> String? {
         // Decided on the bytes when the first eight (or all of a shorter url) are ASCII: lower-
         // casing the whole address made a String per call, most of a writer's cost of an
         // address. An ASCII byte after the colon keeps it a character of its own, so the bytes
         // decide as `lowercased().hasPrefix("mailto:")` does. (nil: not decided.)
-        var url = self.url
-        let decided: String?? = url.withUTF8 { bytes in
+        var bytesOfURL = url
+        let decided: String?? = bytesOfURL.withUTF8 { bytes in
             guard !bytes.prefix(8).contains(where: { $0 >= 0x80 }) else { return nil }
             guard bytes.count >= 7 else { return .some(nil) }
             let scheme: StaticString = "mailto:"

@@ -69,7 +69,8 @@ public struct ICalendarRemainder: Equatable {
             }
             var same = true
             var k = 0
-            for j in reconstructedFrom..<reconstructed.count where !doneReconstructed[j] && reconstructedKeys[j] == nk && reconstructedNames[j] == n {
+            for j in reconstructedFrom..<reconstructed.count
+            where !doneReconstructed[j] && reconstructedKeys[j] == nk && reconstructedNames[j] == n {
                 doneReconstructed[j] = true
                 if same { same = k < matches.count && original[matches[k]] == reconstructed[j] }
                 k += 1
@@ -97,7 +98,8 @@ public struct ICalendarRemainder: Equatable {
     /// The remainder between two components' properties and sub-components.
     public static func between(original: Component, reconstructed: Component) -> ICalendarRemainder {
         var r = between(original: original.properties, reconstructed: reconstructed.properties)
-        differences(original.components, reconstructed.components, names: { $0.map { $0.name } }, replaces: &r.replaces, kept: &r.components)
+        differences(
+            original.components, reconstructed.components, names: { $0.map { $0.name } }, replaces: &r.replaces, kept: &r.components)
         return r
     }
 
@@ -112,11 +114,8 @@ public struct ICalendarRemainder: Equatable {
     /// name into a Set, which is kept for the rare long list (a quadratic look would not do).
     private static func dropping<T>(_ names: [String], from items: [T], name: (T) -> String) -> [T] {
         guard !names.isEmpty else { return items }
-        if names.count > 16 {
-            let dropped = Set(names)
-            return items.filter { !dropped.contains(name($0)) }
-        }
-        return items.filter { !names.contains(name($0)) }
+        let dropped = NameFilter(names)
+        return items.filter { !dropped.contains(name($0)) }
     }
 
     /// `component` with this remainder applied.
@@ -149,8 +148,8 @@ public struct ICalendarRemainder: Equatable {
         return builder.finish()
     }
 
-    /// Whether a name is among some (as `dropping` tells): looked through when they are few, a
-    /// Set when they are many.
+    /// Whether a name is among some: looked through when they are few, a Set when they are many
+    /// (see `dropping`).
     private struct NameFilter {
         let names: [String]
         let set: Set<String>?

@@ -32,16 +32,4 @@ enum ASCIICaseFolding {
         let unchanged = t.withUTF8 { !$0.contains { $0 >= 0x80 || $0 &- 0x41 < 26 } }
         return unchanged ? text : text.lowercased()
     }
-
-    /// Whether `url.lowercased()` starts with `mailto:`.
-    static func isMailto(_ url: String) -> Bool {
-        var u = url
-        let folded: Bool? = u.withUTF8 { u in
-            let scheme: StaticString = "mailto:"
-            let n = scheme.utf8CodeUnitCount
-            guard u.count >= n, !u[0..<n].contains(where: { $0 >= 0x80 }) else { return nil }
-            return (0..<n).allSatisfy { lower(u[$0]) == scheme.utf8Start[$0] }
-        }
-        return folded ?? url.lowercased().hasPrefix("mailto:")
-    }
 }

@@ -204,7 +204,7 @@ struct JSCalendarEncoder {
 
     private func sendTo(_ url: String) -> JSONValue {
         var s = JSONObject()
-        s.append(ASCIICaseFolding.isMailto(url) ? "imip" : "other", .string(url))
+        s.append(Participant.mailtoAddress(url) != nil ? "imip" : "other", .string(url))
         return .object(s)
     }
 
@@ -238,8 +238,7 @@ struct JSCalendarEncoder {
             j.members.reserveCapacity(12)
             j.append("@type", .string("Participant"))
             j.append("name", p.name ?? (entry.owner ? i.organizer?.name : nil))
-            if let email = p.email ?? (ASCIICaseFolding.isMailto(p.url) ? String(p.url.dropFirst(7)) : nil) {
-                // `p.emailAddress`, without lowercasing the whole address to look at its scheme.
+            if let email = p.emailAddress {
                 j.append("email", .string(email))
             }
             j.append("sendTo", sendTo(p.url))
