@@ -112,7 +112,8 @@ extension ICalendarMapper {
         }
         var location = StructuredLocation()
         if text.lowercased().hasPrefix("geo:") {
-            let coordinates = text.dropFirst(4).split(separator: ";")[0].split(separator: ",")
+            // `prefix`, not `split(...)[0]`: "geo:" with nothing before ";" has no first part.
+            let coordinates = text.dropFirst(4).prefix { $0 != ";" }.split(separator: ",")
             // Only take values whose text a rewrite reproduces; others stay generic, unchanged.
             guard coordinates.count == 2, let lat = Double(coordinates[0]), let lon = Double(coordinates[1]),
                 "geo:\(Self.number(lat)),\(Self.number(lon))" == text

@@ -25,6 +25,25 @@ final class HostileICSTests: XCTestCase {
         }
     }
 
+    /// An Apple structured location's "geo:" with nothing before ";" trapped on `split(...)[0]` (found by reading
+    /// the readers for the pattern of the JSCalendar fuzz finding): such a value is now not a structured location
+    /// (it stays a property, unchanged), and "geo:lat,lon" still is one.
+    func testAppleStructuredLocationGeoURIWithoutCoordinatesIsNoCrash() throws {
+        func structuredLocation(_ value: String) throws -> StructuredLocation? {
+            let text =
+                "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:s\r\nDTSTART:20240101T090000Z\r\n"
+                + "X-APPLE-STRUCTURED-LOCATION;VALUE=URI;X-TITLE=Here:\(value)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            var reader = ICSReader(source: MemoryByteSource(Array(text.utf8)), options: ReadOptions(sourceName: "s.ics"), log: DiagnosticLog())
+            var events: [Event] = []
+            while let element = try reader.next() { if case .entry(.event(let e), _) = element { events.append(e) } }
+            XCTAssertEqual(events.map(\.item.uid), ["s"], value)
+            return events.first?.item.structuredLocation
+        }
+        XCTAssertEqual(try structuredLocation("geo:48.5,2.25")?.latitude, 48.5)
+        XCTAssertEqual(try structuredLocation("geo:48.5,2.25")?.title, "Here")
+        for value in ["geo:", "geo:;", "geo:;u=5", "GEO:;1,2", "geo:1", "geo:,"] { XCTAssertNil(try structuredLocation(value), value) }
+    }
+
     /// A content line of `;A=1` repeated up to the line limit became millions of parameters
     /// (gigabytes as Strings): a line is skipped, with a warning, past 10,000 of them.
     func testALineWithTooManyParametersIsSkippedWithAWarning() throws {

@@ -48,6 +48,26 @@ final class JSCalendarReaderTests: XCTestCase {
         XCTAssertEqual(count, 4000)
     }
 
+    /// A location's `coordinates` is a geo: URI (RFC 5870): "lat,lon" before any ";" parameters. Forms without two
+    /// numbers there (a fuzzed "geo:" with nothing before ";" once trapped) give no GEO, never a crash.
+    func testLocationCoordinatesGeoURIForms() throws {
+        func geo(_ coordinates: String) throws -> GeoCoordinate? {
+            let text =
+                #"{"@type":"Event","uid":"e","start":"2024-01-01T09:00:00","locations":{"1":{"@type":"Location","name":"Here","coordinates":"#
+                + "\"\(coordinates)\"}}}"
+            let items = try read(text).compactMap { e -> CalendarItem? in if case .entry(let x, _) = e { return x.item } else { return nil } }
+            XCTAssertEqual(items.count, 1, coordinates)
+            XCTAssertEqual(items.first?.location, "Here", coordinates)
+            return items.first?.geo
+        }
+        XCTAssertEqual(try geo("geo:48.198634,16.371648"), GeoCoordinate(latitude: 48.198634, longitude: 16.371648))
+        XCTAssertEqual(try geo("GEO:-33.5,151.25;u=40"), GeoCoordinate(latitude: -33.5, longitude: 151.25))
+        XCTAssertEqual(try geo("geo:1,2,30;crs=wgs84"), GeoCoordinate(latitude: 1, longitude: 2))
+        for noGeo in ["geo:", "geo:;", "geo:;u=5", "geo:;1,2", "geo:1", "geo:1;2", "geo:a,b", "geo:,", "https://example.com/1,2"] {
+            XCTAssertNil(try geo(noGeo), noGeo)
+        }
+    }
+
     func testSeveralGroupsAndBareObjects() throws {
         let text = #"{"@type":"Group","title":"A","entries":[{"@type":"Task","uid":"t"}]}"# + "\n" + #"{"@type":"Event","uid":"e"}"#
         let elements = try read(text)
