@@ -72,6 +72,53 @@ final class EWSReaderTests: XCTestCase {
         XCTAssertEqual(event?.item.start?.basicISO, "20251020T060000")
     }
 
+    /// Numbers in a zone's definition that no zone has (found by reading the EWS reader for overflows after the
+    /// JSCalendar fuzz finding): an hour of 17 digits in an Exchange 2007 Time, a BaseOffset or Bias of 10^23 days,
+    /// an Occurrence or Day far out of range. Each trapped or flowed into arithmetic; now the definition is not
+    /// read, with the reason, and the item is still read.
+    func testZoneDefinitionsWithOutOfRangeNumbersAreRefusedWithTheirReason() throws {
+        func warnings(_ fixture: String, _ replacing: String, _ with: String) throws -> [String] {
+            let text = try String(contentsOf: EWSGoldenTests.fixtures.appendingPathComponent("valid/\(fixture).xml"), encoding: .utf8)
+            XCTAssertTrue(text.contains(replacing), replacing)
+            let log = DiagnosticLog()
+            var reader = EWSFormat().makeReader(
+                source: MemoryByteSource(Array(text.replacingOccurrences(of: replacing, with: with).utf8)),
+                options: ReadOptions(sourceName: "z.xml"), log: log)
+            var events = 0
+            while let element = try reader.next() { if case .entry(.event, _) = element { events += 1 } }
+            XCTAssertEqual(events, 1, with)
+            return log.diagnostics.map(\.description)
+        }
+        func XCTAssertWarns(_ warnings: [String], _ reason: String, line: UInt = #line) {
+            XCTAssertTrue(warnings.contains { $0.contains("cannot be read: \(reason)") }, "\(warnings)", line: line)
+        }
+        let meeting = "meetingtimezone-exchange2007-offsetless-times"
+        XCTAssertWarns(
+            try warnings(meeting, "<t:Time>02:00:00</t:Time>", "<t:Time>99999999999999999:00:00</t:Time>"),
+            "the Standard Time '99999999999999999:00:00' is not a time of day")
+        XCTAssertWarns(
+            try warnings(meeting, "<t:BaseOffset>PT8H</t:BaseOffset>", "<t:BaseOffset>P99999999999999999999999D</t:BaseOffset>"),
+            "BaseOffset is not a duration")
+        XCTAssertWarns(
+            try warnings(meeting, "<t:BaseOffset>PT8H</t:BaseOffset>", "<t:BaseOffset>PT9223372036854775H</t:BaseOffset>"),
+            "BaseOffset is not a duration")
+        XCTAssertWarns(
+            try warnings(meeting, "<t:BaseOffset>PT8H</t:BaseOffset>", "<t:BaseOffset>PT25H</t:BaseOffset>"),
+            "BaseOffset is not within a day")
+        let definition = "unknown-zone-id-timezonedefinition-builds-vtimezone"
+        XCTAssertWarns(
+            try warnings(definition, #"Bias="PT3H""#, #"Bias="P99999999999999999999999D""#), "a Period lacks its Id or Bias")
+        XCTAssertWarns(
+            try warnings(definition, #"Bias="PT3H""#, #"Bias="-PT24H""#), "the Bias of Period 'trule:Contoso/Standard' is not within a day")
+        XCTAssertWarns(
+            try warnings(definition, "<t:TimeOffset>PT2H</t:TimeOffset>", "<t:TimeOffset>P4000D</t:TimeOffset>"),
+            "a TimeOffset is not within a day")
+        XCTAssertWarns(
+            try warnings(definition, "<t:Occurrence>4</t:Occurrence>", "<t:Occurrence>9223372036854775807</t:Occurrence>"),
+            "a RecurringDayTransition lacks Month, DayOfWeek or an Occurrence of 1 to 5")
+        XCTAssertEqual(try warnings(meeting, "<t:Time>02:00:00</t:Time>", "<t:Time>24:00:00</t:Time>"), [])
+    }
+
     /// Microsoft's documented Pacific definition (two TransitionsGroups, the 2007 switch) and an
     /// Exchange 2007 MeetingTimeZone, built into VTIMEZONEs, give Los Angeles' offsets every six
     /// hours from 2005 to 2012.

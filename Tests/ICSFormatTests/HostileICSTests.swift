@@ -33,7 +33,8 @@ final class HostileICSTests: XCTestCase {
             let text =
                 "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:s\r\nDTSTART:20240101T090000Z\r\n"
                 + "X-APPLE-STRUCTURED-LOCATION;VALUE=URI;X-TITLE=Here:\(value)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
-            var reader = ICSReader(source: MemoryByteSource(Array(text.utf8)), options: ReadOptions(sourceName: "s.ics"), log: DiagnosticLog())
+            var reader = ICSReader(
+                source: MemoryByteSource(Array(text.utf8)), options: ReadOptions(sourceName: "s.ics"), log: DiagnosticLog())
             var events: [Event] = []
             while let element = try reader.next() { if case .entry(.event(let e), _) = element { events.append(e) } }
             XCTAssertEqual(events.map(\.item.uid), ["s"], value)

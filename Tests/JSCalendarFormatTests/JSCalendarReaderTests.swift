@@ -55,7 +55,9 @@ final class JSCalendarReaderTests: XCTestCase {
             let text =
                 #"{"@type":"Event","uid":"e","start":"2024-01-01T09:00:00","locations":{"1":{"@type":"Location","name":"Here","coordinates":"#
                 + "\"\(coordinates)\"}}}"
-            let items = try read(text).compactMap { e -> CalendarItem? in if case .entry(let x, _) = e { return x.item } else { return nil } }
+            let items = try read(text).compactMap { e -> CalendarItem? in
+                if case .entry(let x, _) = e { return x.item } else { return nil }
+            }
             XCTAssertEqual(items.count, 1, coordinates)
             XCTAssertEqual(items.first?.location, "Here", coordinates)
             return items.first?.geo

@@ -74,7 +74,8 @@ enum EWSDateTime {
             default: return nil
             }
         }
-        guard digits.isEmpty else { return nil }
+        // Int(_:) traps beyond Int's range (a fuzzed "P99…9D"); no duration Exchange writes comes near 68 years.
+        guard digits.isEmpty, total.magnitude <= Double(Int32.max) else { return nil }
         return sign * Int(total.rounded())
     }
 

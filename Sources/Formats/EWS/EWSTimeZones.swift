@@ -127,6 +127,13 @@ final class EWSTimeZones: WallClock, @unchecked Sendable {
         return zone
     }
 
+    /// Every zone's offsets (and the times of day its changes happen at) are within a day; beyond that a fuzzed
+    /// definition only makes arithmetic overflow further on.
+    private static func withinADay(_ seconds: Int, _ what: String) throws -> Int {
+        guard seconds.magnitude < 86_400 else { throw DefinitionError(message: "\(what) is not within a day") }
+        return seconds
+    }
+
     struct DefinitionError: Error {
         var message: String
     }
@@ -158,7 +165,7 @@ final class EWSTimeZones: WallClock, @unchecked Sendable {
             guard let id = period.attribute("Id"), let bias = period.attribute("Bias").flatMap(EWSDateTime.seconds) else {
                 throw DefinitionError(message: "a Period lacks its Id or Bias")
             }
-            periods[id] = (-bias, period.attribute("Name"))
+            periods[id] = (try withinADay(-bias, "the Bias of Period '\(id)'"), period.attribute("Name"))
         }
         func period(_ id: String) throws -> (offset: Int, name: String?) {
             guard let found = periods[id] else { throw DefinitionError(message: "no Period with Id '\(id)'") }
@@ -172,20 +179,21 @@ final class EWSTimeZones: WallClock, @unchecked Sendable {
             for transition in group.children {
                 guard let to = transition.ews("To")?.trimmedText else { throw DefinitionError(message: "a transition lacks To") }
                 let target = try period(to)
-                let time = transition.ewsText("TimeOffset").flatMap(EWSDateTime.seconds) ?? 0
+                let time = try withinADay(transition.ewsText("TimeOffset").flatMap(EWSDateTime.seconds) ?? 0, "a TimeOffset")
                 let month = transition.ewsText("Month").flatMap { Int($0) }.flatMap { (1...12).contains($0) ? $0 : nil }
                 switch transition.name.local {
                 case "RecurringDayTransition":
                     guard let month, let weekday = transition.ewsText("DayOfWeek").flatMap(RecurrenceRule.Weekday.init(ews:)),
-                        let occurrence = transition.ewsText("Occurrence").flatMap({ Int($0) })
-                    else { throw DefinitionError(message: "a RecurringDayTransition lacks Month, DayOfWeek or Occurrence") }
+                        let occurrence = transition.ewsText("Occurrence").flatMap({ Int($0) }),
+                        (1...5).contains(occurrence) || occurrence == -1
+                    else { throw DefinitionError(message: "a RecurringDayTransition lacks Month, DayOfWeek or an Occurrence of 1 to 5") }
                     onsets.append(
                         Onset(
                             month: month, weekday: weekday, occurrence: occurrence == 5 ? -1 : occurrence, time: time,
                             offsetTo: target.offset, name: target.name))
                 case "RecurringDateTransition":
-                    guard let month, let day = transition.ewsText("Day").flatMap({ Int($0) }) else {
-                        throw DefinitionError(message: "a RecurringDateTransition lacks Month or Day")
+                    guard let month, let day = transition.ewsText("Day").flatMap({ Int($0) }), (1...31).contains(day) else {
+                        throw DefinitionError(message: "a RecurringDateTransition lacks Month or a Day of 1 to 31")
                     }
                     onsets.append(
                         Onset(month: month, weekday: nil, occurrence: 0, day: day, time: time, offsetTo: target.offset, name: target.name))
@@ -233,15 +241,23 @@ final class EWSTimeZones: WallClock, @unchecked Sendable {
         guard let base = element.ewsText("BaseOffset").flatMap(EWSDateTime.seconds) else {
             throw DefinitionError(message: "BaseOffset is not a duration")
         }
+        _ = try withinADay(base, "BaseOffset")
         var onsets: [Onset] = []
         for part in ["Standard", "Daylight"] {
             guard let observance = element.ews(part) else { continue }
-            let offset = -(base + (observance.ewsText("Offset").flatMap(EWSDateTime.seconds) ?? 0))
-            let time =
-                observance.ewsText("Time").flatMap { t -> Int? in
-                    let parts = t.split(separator: ":").compactMap { Int($0) }
-                    return parts.count >= 2 ? parts[0] * 3600 + parts[1] * 60 + (parts.count > 2 ? parts[2] : 0) : nil
-                } ?? 0
+            let offset = try withinADay(
+                -(base + (observance.ewsText("Offset").flatMap(EWSDateTime.seconds) ?? 0)), "the BaseOffset and \(part) Offset")
+            var time = 0
+            if let text = observance.ewsText("Time") {
+                let parts = text.split(separator: ":").compactMap { Int($0) }
+                if parts.count >= 2 {
+                    // Checked before they are multiplied: a fuzzed hour of 17 digits overflowed.
+                    guard (0...24).contains(parts[0]), (0...59).contains(parts[1]), parts.count < 3 || (0...59).contains(parts[2]) else {
+                        throw DefinitionError(message: "the \(part) Time '\(text)' is not a time of day")
+                    }
+                    time = parts[0] * 3600 + parts[1] * 60 + (parts.count > 2 ? parts[2] : 0)
+                }
+            }
             guard let rule = observance.ews("RelativeYearlyRecurrence"),
                 let month = rule.ewsText("Month").flatMap(ExchangeRecurrence.month(ews:)),
                 let weekday = rule.ewsText("DaysOfWeek").flatMap(RecurrenceRule.Weekday.init(ews:)),
