@@ -89,33 +89,30 @@ final class EWSReaderTests: XCTestCase {
             XCTAssertEqual(events, 1, with)
             return log.diagnostics.map(\.description)
         }
-        func XCTAssertWarns(_ warnings: [String], _ reason: String, line: UInt = #line) {
-            XCTAssertTrue(warnings.contains { $0.contains("cannot be read: \(reason)") }, "\(warnings)", line: line)
-        }
         let meeting = "meetingtimezone-exchange2007-offsetless-times"
-        XCTAssertWarns(
-            try warnings(meeting, "<t:Time>02:00:00</t:Time>", "<t:Time>99999999999999999:00:00</t:Time>"),
-            "the Standard Time '99999999999999999:00:00' is not a time of day")
-        XCTAssertWarns(
-            try warnings(meeting, "<t:BaseOffset>PT8H</t:BaseOffset>", "<t:BaseOffset>P99999999999999999999999D</t:BaseOffset>"),
-            "BaseOffset is not a duration")
-        XCTAssertWarns(
-            try warnings(meeting, "<t:BaseOffset>PT8H</t:BaseOffset>", "<t:BaseOffset>PT9223372036854775H</t:BaseOffset>"),
-            "BaseOffset is not a duration")
-        XCTAssertWarns(
-            try warnings(meeting, "<t:BaseOffset>PT8H</t:BaseOffset>", "<t:BaseOffset>PT25H</t:BaseOffset>"),
-            "BaseOffset is not within a day")
         let definition = "unknown-zone-id-timezonedefinition-builds-vtimezone"
-        XCTAssertWarns(
-            try warnings(definition, #"Bias="PT3H""#, #"Bias="P99999999999999999999999D""#), "a Period lacks its Id or Bias")
-        XCTAssertWarns(
-            try warnings(definition, #"Bias="PT3H""#, #"Bias="-PT24H""#), "the Bias of Period 'trule:Contoso/Standard' is not within a day")
-        XCTAssertWarns(
-            try warnings(definition, "<t:TimeOffset>PT2H</t:TimeOffset>", "<t:TimeOffset>P4000D</t:TimeOffset>"),
-            "a TimeOffset is not within a day")
-        XCTAssertWarns(
-            try warnings(definition, "<t:Occurrence>4</t:Occurrence>", "<t:Occurrence>9223372036854775807</t:Occurrence>"),
-            "a RecurringDayTransition lacks Month, DayOfWeek or an Occurrence of 1 to 5")
+        let baseOffset = "<t:BaseOffset>PT8H</t:BaseOffset>"
+        // (fixture, text, replaced by, the reason given)
+        let cases = [
+            (
+                meeting, "<t:Time>02:00:00</t:Time>", "<t:Time>99999999999999999:00:00</t:Time>",
+                "the Standard Time '99999999999999999:00:00' is not a time of day"
+            ),
+            (meeting, baseOffset, "<t:BaseOffset>P99999999999999999999999D</t:BaseOffset>", "BaseOffset is not a duration"),
+            (meeting, baseOffset, "<t:BaseOffset>PT9223372036854775H</t:BaseOffset>", "BaseOffset is not a duration"),
+            (meeting, baseOffset, "<t:BaseOffset>PT25H</t:BaseOffset>", "BaseOffset is not within a day"),
+            (definition, #"Bias="PT3H""#, #"Bias="P99999999999999999999999D""#, "a Period lacks its Id or Bias"),
+            (definition, #"Bias="PT3H""#, #"Bias="-PT24H""#, "the Bias of Period 'trule:Contoso/Standard' is not within a day"),
+            (definition, "<t:TimeOffset>PT2H</t:TimeOffset>", "<t:TimeOffset>P4000D</t:TimeOffset>", "a TimeOffset is not within a day"),
+            (
+                definition, "<t:Occurrence>4</t:Occurrence>", "<t:Occurrence>9223372036854775807</t:Occurrence>",
+                "a RecurringDayTransition lacks Month, DayOfWeek or an Occurrence of 1 to 5"
+            ),
+        ]
+        for (fixture, text, replacement, reason) in cases {
+            let found = try warnings(fixture, text, replacement)
+            XCTAssertTrue(found.contains { $0.contains("cannot be read: \(reason)") }, "\(replacement): \(found)")
+        }
         XCTAssertEqual(try warnings(meeting, "<t:Time>02:00:00</t:Time>", "<t:Time>24:00:00</t:Time>"), [])
     }
 
