@@ -127,6 +127,11 @@ final class GraphFixtureTests: XCTestCase {
                 "/0/start: error: expected an object, found string (PowerShell: use ConvertTo-Json -Depth 10)"
             ),
             ("{\"value\": [{\"subject\": \"x\"", "unexpected end of input"),
+            // PowerShell 5's /Date(milliseconds)/ beyond the years 0000–9999: near Int.min it trapped, at Int.max
+            // CREATED had a 13-digit year.
+            (#"[{"Subject": "x", "CreatedDateTime": "/Date(-9223372036854775808)/"}]"#, #"/0/createdDateTime: error: not a date-time"#),
+            (#"[{"Subject": "x", "CreatedDateTime": "/Date(9223372036854775807)/"}]"#, #"/0/createdDateTime: error: not a date-time"#),
+            (#"[{"Subject": "x", "CreatedDateTime": "/Date(253402300800000)/"}]"#, #"/0/createdDateTime: error: not a date-time"#),
         ]
         for (text, message) in cases {
             let input = try write(text, ext: "json")

@@ -63,7 +63,9 @@ enum GraphDateTimes {
     static func timestamp(_ text: String) -> CalendarDateTime? {
         if text.hasPrefix("/Date(") {
             let digits = text.dropFirst(6).prefix { $0 == "-" || $0.isNumber }
-            guard let ms = Int(digits) else { return nil }
+            // Years 0000 to 9999, as every date-time calport writes; beyond them the year had 13 digits, and near
+            // Int.min the rounding below overflowed.
+            guard let ms = Int(digits), (-62_167_219_200_000...253_402_300_799_999).contains(ms) else { return nil }
             let seconds = ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000)
             return CalendarDateTime(
                 date: CalendarDate(year: 1970, month: 1, day: 1), time: TimeOfDay(hour: 0, minute: 0, second: 0), reference: .utc
