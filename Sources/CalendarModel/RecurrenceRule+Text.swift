@@ -45,21 +45,20 @@ extension RecurrenceRule {
                 guard let d = CalendarDateTime(basicISO: value) else { throw fail("UNTIL '\(value)' is not a date or date-time") }
                 if case .count = rule.end { throw fail("UNTIL and COUNT must not both appear") }
                 rule.end = .until(d)
-            case "BYSECOND": rule.bySecond = try ints(value, name, 0...60, zero: true)
-            case "BYMINUTE": rule.byMinute = try ints(value, name, 0...59, zero: true)
-            case "BYHOUR": rule.byHour = try ints(value, name, 0...23, zero: true)
-            case "BYMONTHDAY": rule.daysOfTheMonth = try ints(value, name, -31...31)
-            // RFC 7529 §4: RSCALE (written first, as writers do) sets the range: a Hebrew leap
-            // year has up to 385 days.
-            case "BYYEARDAY": rule.daysOfTheYear = try ints(value, name, rule.hasNonGregorianScale ? -390...390 : -366...366)
-            case "BYWEEKNO": rule.weeksOfTheYear = try ints(value, name, -53...53)
-            case "BYSETPOS": rule.setPositions = try ints(value, name, -366...366)
+            case "BYSECOND": rule.bySecond = try ints(value, name, PartRange.second, zero: true)
+            case "BYMINUTE": rule.byMinute = try ints(value, name, PartRange.minute, zero: true)
+            case "BYHOUR": rule.byHour = try ints(value, name, PartRange.hour, zero: true)
+            case "BYMONTHDAY": rule.daysOfTheMonth = try ints(value, name, PartRange.dayOfTheMonth)
+            // RSCALE (written first, as writers do) sets the range.
+            case "BYYEARDAY": rule.daysOfTheYear = try ints(value, name, PartRange.dayOfTheYear(nonGregorian: rule.hasNonGregorianScale))
+            case "BYWEEKNO": rule.weeksOfTheYear = try ints(value, name, PartRange.weekOfTheYear)
+            case "BYSETPOS": rule.setPositions = try ints(value, name, PartRange.setPosition)
             case "BYMONTH":
                 rule.months = try value[...].parts(separatedBy: ",").map { raw in
                     var s = raw.trimmingSpaces.uppercased()
                     let leap = s.hasSuffix("L")
                     if leap { s.removeLast() }
-                    guard let n = Int(s), (1...13).contains(n) else { throw fail("BYMONTH value '\(raw)' is out of range 1...12") }
+                    guard let n = Int(s), PartRange.month.contains(n) else { throw fail("BYMONTH value '\(raw)' is out of range 1...12") }
                     return Month(n, isLeap: leap)
                 }
             case "BYDAY":
@@ -72,7 +71,7 @@ extension RecurrenceRule {
                     var ordinal = 0
                     if !ordinalText.isEmpty {
                         guard let n = Int(ordinalText.hasPrefix("+") ? String(ordinalText.dropFirst()) : String(ordinalText)),
-                            n != 0, (-53...53).contains(n)
+                            n != 0, PartRange.weekOfTheYear.contains(n)
                         else { throw fail("BYDAY ordinal in '\(raw)' is out of range") }
                         ordinal = n
                     }
@@ -90,6 +89,37 @@ extension RecurrenceRule {
         guard let frequency else { throw fail("FREQ is missing") }
         rule.frequency = frequency
         self = rule
+    }
+
+    /// RFC 5545 §3.3.10's ranges of the parts' values; zero is a value only of the time parts.
+    public enum PartRange {
+        public static let second = 0...60
+        public static let minute = 0...59
+        public static let hour = 0...23
+        public static let dayOfTheMonth = -31...31
+        public static let weekOfTheYear = -53...53
+        public static let setPosition = -366...366
+        /// Month 13 exists in some calendar systems (RFC 7529).
+        public static let month = 1...13
+        /// RFC 7529 §4: a Hebrew leap year has up to 385 days.
+        public static func dayOfTheYear(nonGregorian: Bool) -> ClosedRange<Int> { nonGregorian ? -390...390 : -366...366 }
+    }
+
+    /// The first value outside `PartRange` (or an INTERVAL or COUNT below 1), in the words the text form's parser
+    /// uses. Readers of structured rules (JSCalendar, calport's JSON) check with it what the text form's parser
+    /// refuses, so that no rule is written that a reader of ICS would refuse.
+    public var outOfRangeValue: String? {
+        func first(_ name: String, _ values: [Int], _ range: ClosedRange<Int>, zero: Bool = false) -> String? {
+            values.first { !range.contains($0) || (!zero && $0 == 0) }.map { "\(name) value \($0) is out of range \(range)" }
+        }
+        if interval < 1 { return "INTERVAL must be a positive integer" }
+        if case .count(let n) = end, n < 1 { return "COUNT must be a positive integer" }
+        return first("BYSECOND", bySecond, PartRange.second, zero: true) ?? first("BYMINUTE", byMinute, PartRange.minute, zero: true)
+            ?? first("BYHOUR", byHour, PartRange.hour, zero: true) ?? first("BYMONTHDAY", daysOfTheMonth, PartRange.dayOfTheMonth)
+            ?? first("BYYEARDAY", daysOfTheYear, PartRange.dayOfTheYear(nonGregorian: hasNonGregorianScale))
+            ?? first("BYWEEKNO", weeksOfTheYear, PartRange.weekOfTheYear) ?? first("BYSETPOS", setPositions, PartRange.setPosition)
+            ?? first("BYMONTH", months.map(\.number), PartRange.month)
+            ?? first("BYDAY ordinal", daysOfTheWeek.map(\.weekNumber).filter { $0 != 0 }, PartRange.weekOfTheYear)
     }
 
     /// Constraint problems RFC 5545 §3.3.10 names, for a reader's diagnostics.

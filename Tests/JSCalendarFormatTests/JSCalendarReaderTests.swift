@@ -70,6 +70,34 @@ final class JSCalendarReaderTests: XCTestCase {
         }
     }
 
+    /// Rule values outside RFC 5545's ranges were written into RRULEs no ICS reader takes (BYDAY=-9223372036854775808MO):
+    /// they are data errors naming the rule, in the words of the RRULE text's own parser.
+    func testRuleValuesOutOfRangeAreErrorsNamingTheRule() throws {
+        let cases = [
+            (#""byMonthDay":[9223372036854775807]"#, "BYMONTHDAY value 9223372036854775807 is out of range -31...31"),
+            (#""byMonth":["999999999999999L"]"#, "BYMONTH value 999999999999999 is out of range 1...13"),
+            (#""byDay":[{"@type":"NDay","day":"mo","nthOfPeriod":-54}]"#, "BYDAY ordinal value -54 is out of range -53...53"),
+            (#""bySetPosition":[0],"byDay":[{"@type":"NDay","day":"mo"}]"#, "BYSETPOS value 0 is out of range -366...366"),
+            (#""byHour":[24]"#, "BYHOUR value 24 is out of range 0...23"),
+            (#""byYearDay":[367]"#, "BYYEARDAY value 367 is out of range -366...366"),
+            (#""byWeekNo":[-54]"#, "BYWEEKNO value -54 is out of range -53...53"),
+            (#""interval":0"#, "INTERVAL must be a positive integer"),
+            (#""count":-1"#, "COUNT must be a positive integer"),
+        ]
+        for (members, message) in cases {
+            let text =
+                #"{"@type":"Event","uid":"e","start":"2024-01-01T09:00:00","recurrenceRules":[{"@type":"RecurrenceRule","frequency":"yearly","#
+                + members + "}]}"
+            XCTAssertThrowsError(try read(text), members) { error in
+                XCTAssertEqual("\(error)", "t.json:1:/recurrenceRules/0: error: \(message)", members)
+            }
+        }
+        XCTAssertEqual(
+            try read(
+                #"{"@type":"Event","uid":"e","start":"2024-01-01T09:00:00","recurrenceRules":[{"@type":"RecurrenceRule","frequency":"yearly","byYearDay":[-366],"byHour":[0],"bySecond":[60]}]}"#
+            ).count, 3)
+    }
+
     func testSeveralGroupsAndBareObjects() throws {
         let text = #"{"@type":"Group","title":"A","entries":[{"@type":"Task","uid":"t"}]}"# + "\n" + #"{"@type":"Event","uid":"e"}"#
         let elements = try read(text)

@@ -420,6 +420,8 @@ struct JSCalendarDecoder {
                 r.end = .until(local)
             }
         }
+        // A value the RRULE text refuses would be written into a rule no reader of ICS takes.
+        if let problem = r.outOfRangeValue { throw fail(path(), problem) }
         return r
     }
 

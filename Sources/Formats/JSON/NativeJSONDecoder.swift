@@ -328,6 +328,8 @@ struct NativeJSONDecoder {
             return part
         }
         try f.finish()
+        // A value the RRULE text refuses would be written into a rule no reader of ICS takes.
+        if let problem = r.outOfRangeValue { throw fail(path, problem) }
         return r
     }
 
