@@ -63,6 +63,20 @@ final class JCalReaderTests: XCTestCase {
             })
     }
 
+    /// A rule with a value out of range is kept as text, in RFC 5545's form as the ICS reader keeps one; it was kept
+    /// as the JSON of its object, written into ICS as `RRULE;VALUE=RECUR:{"freq":…}`.
+    func testAnInvalidRuleIsKeptInItsRFC5545Text() throws {
+        let text =
+            #"["vcalendar",[],[["vevent",[["uid",{},"text","a"],["dtstart",{},"date-time","2024-01-01T09:00:00Z"],"#
+            + #"["rrule",{},"recur",{"freq":"MONTHLY","bymonthday":[99,2],"until":"2024-06-01T00:00:00Z"}]],[]]]]"#
+        let log = DiagnosticLog()
+        let ics = String(
+            decoding: try JCalTestSupport.convert(Array(text.utf8), from: "jcal", to: "ics", log: log), as: UTF8.self)
+        XCTAssertTrue(ics.contains("\r\nRRULE;VALUE=RECUR:FREQ=MONTHLY;BYMONTHDAY=99,2;UNTIL=20240601T000000Z\r\n"), ics)
+        XCTAssertEqual(log.diagnostics.count, 1)
+        XCTAssertTrue(log.diagnostics.first?.description.contains("BYMONTHDAY value '99' is out of range") == true, "\(log.diagnostics)")
+    }
+
     func testPeriodAsOneStringAsAppendixB2PrintsIt() throws {
         let text = #"["vcalendar",[],[["vevent",[["rdate",{"tzid":"US/Eastern"},"period","2006-01-02T15:00:00/PT2H"]],[]]]]"#
         let elements = try read(text)

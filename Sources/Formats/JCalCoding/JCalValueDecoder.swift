@@ -137,6 +137,12 @@ public struct JCalValueDecoder {
             return try typed(values, type: type, definition: definition)
         } catch let m as Mismatch {
             try repair(path(), "\(property.lowercased()) is not a valid \(typeName) value (\(m.message)); kept as text")
+            // A rule is kept in RFC 5545's text, as the ICS reader keeps one, not as the JSON of its object.
+            if type == .recur, values.count == 1, let o = values[0].objectValue,
+                let text = try? Self.recurrenceText(o, untilMustParse: false)
+            {
+                return .unknown(type: type.rawValue, literal: text)
+            }
             return .unknown(type: type.rawValue, literal: literal(values))
         }
     }
@@ -263,6 +269,16 @@ public struct JCalValueDecoder {
     /// rule parser so both syntaxes are checked alike.
     /// A jCal recurrence rule object.
     public func recurrence(_ o: JSONObject) throws -> RecurrenceRule {
+        do {
+            return try RecurrenceRule(rfc5545: try Self.recurrenceText(o, untilMustParse: true))
+        } catch let e as RecurrenceRule.SyntaxError {
+            throw Mismatch(message: e.message)
+        }
+    }
+
+    /// RFC 7265 §3.6.10: the rule's members as RFC 5545's `NAME=a,b` parts, UNTIL in the basic form (as written
+    /// when it is no date, unless `untilMustParse`).
+    static func recurrenceText(_ o: JSONObject, untilMustParse: Bool) throws -> String {
         var parts: [String] = []
         for m in o.members {
             let key = m.key.uppercased()
@@ -271,8 +287,8 @@ public struct JCalValueDecoder {
                 switch v {
                 case .string(let s):
                     if key == "UNTIL" {
-                        guard let d = ISO8601Text.parseDateTime(s, allowDate: true) else { throw Mismatch(message: "until '\(s)'") }
-                        return d.basicISO
+                        if let d = ISO8601Text.parseDateTime(s, allowDate: true) { return d.basicISO }
+                        if untilMustParse { throw Mismatch(message: "until '\(s)'") }
                     }
                     return s
                 case .number(let n): return n
@@ -281,11 +297,7 @@ public struct JCalValueDecoder {
             }
             parts.append(key + "=" + texts.joined(separator: ","))
         }
-        do {
-            return try RecurrenceRule(rfc5545: parts.joined(separator: ";"))
-        } catch let e as RecurrenceRule.SyntaxError {
-            throw Mismatch(message: e.message)
-        }
+        return parts.joined(separator: ";")
     }
 
     /// RFC 5545 §3.3.11 TEXT escaping.

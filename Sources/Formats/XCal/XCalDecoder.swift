@@ -200,6 +200,8 @@ struct XCalDecoder {
             return start + "/" + rest
         }
         if v.local == "date" || v.local == "date-time" { return basic(v.trimmedText) }
+        // A rule's text is in its part elements: v.text alone was empty, and RRULE lost its value.
+        if v.local == "recur" { return (try? recurrenceText(v, untilMustParse: false)) ?? v.text }
         return v.text
     }
 
@@ -303,24 +305,32 @@ struct XCalDecoder {
     /// RFC 6321 §3.6.10: each part is an element, repeated for lists; they become RFC 5545
     /// rule text, parsed by the model's own rule parser so both syntaxes are checked alike.
     func recurrence(_ element: XCalElement) throws -> RecurrenceRule {
+        do {
+            return try RecurrenceRule(rfc5545: try Self.recurrenceText(element, untilMustParse: true))
+        } catch let e as RecurrenceRule.SyntaxError {
+            throw Mismatch(message: e.message)
+        }
+    }
+
+    /// The rule's part elements as RFC 5545's `NAME=a,b` parts, UNTIL in the basic form (as written when it is no
+    /// date, unless `untilMustParse`).
+    static func recurrenceText(_ element: XCalElement, untilMustParse: Bool) throws -> String {
         var order: [String] = []
         var parts: [String: [String]] = [:]
         for child in element.xcalChildren {
             let key = child.upperLocal
             var text = child.trimmedText
             if key == "UNTIL" {
-                guard let d = ISO8601Text.parseDateTime(text, allowDate: true) else { throw Mismatch(message: "until '\(text)'") }
-                text = d.basicISO
+                if let d = ISO8601Text.parseDateTime(text, allowDate: true) {
+                    text = d.basicISO
+                } else if untilMustParse {
+                    throw Mismatch(message: "until '\(text)'")
+                }
             }
             if parts[key] == nil { order.append(key) }
             parts[key, default: []].append(text)
         }
-        let rule = order.map { $0 + "=" + parts[$0]!.joined(separator: ",") }.joined(separator: ";")
-        do {
-            return try RecurrenceRule(rfc5545: rule)
-        } catch let e as RecurrenceRule.SyntaxError {
-            throw Mismatch(message: e.message)
-        }
+        return order.map { $0 + "=" + parts[$0]!.joined(separator: ",") }.joined(separator: ";")
     }
 
     /// RFC 5545 §3.3.11 TEXT escaping, for the parts of REQUEST-STATUS.
