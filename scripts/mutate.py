@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Black-box mutation run of the calport binary (issue 21): thousands of mutants of real files in
-every format (byte flips, truncation, giant repetitions, deep nesting, huge numbers, long lines),
-each converted to a rotating output format, some with --expand over a century. A crash (signal or
+every format (byte flips, truncation, giant repetitions, deep nesting, huge numbers inserted or in
+place of a file's own numbers, long lines), each converted to a rotating output format, some with
+--expand over a century. A crash (signal or
 an exit status calport does not use), a hang (more processor time than --timeout seconds and one
 per MB of input, or past the wall-clock timeout twice, the second time with ten times as long: a
 loaded machine stalls any run) or a memory blow-up (over --memory MB of address space) is a
@@ -14,6 +15,7 @@ Bounded in time: it stops after --seconds, whatever remains. Deterministic for a
 import argparse
 import os
 import random
+import re
 import resource
 import shutil
 import subprocess
@@ -89,6 +91,11 @@ def nest(fmt, depth):
     return b"[" * depth + b"]" * depth
 
 
+# In place of a number a field holds: the ends of Int, Int32 and UInt32, beyond Int, zero and below.
+HOSTILE_NUMBERS = [b"9223372036854775807", b"9223372036854775808", b"99999999999999999999", b"2147483648", b"4294967296",
+                   b"0", b"00", b"99", b"999999", b"1e309", b"0.5"]
+
+
 def mutate(data, fmt, rng):
     """One to four mutations of the kinds the issue's run used."""
     data = bytearray(data)
@@ -110,6 +117,11 @@ def mutate(data, fmt, rng):
             if rng.random() < 0.5:
                 return nest(fmt, depth)
             data[pos:pos] = nest(fmt, depth)
+        elif kind < 0.77:  # a number of the file replaced by a hostile one, where its field expects a number
+            runs = [m.span() for m in re.finditer(rb"\d+", bytes(data))]
+            if runs:
+                a, b = rng.choice(runs)
+                data[a:b] = rng.choice(HOSTILE_NUMBERS)
         elif kind < 0.85:  # hostile numbers and values
             data[pos:pos] = rng.choice([b"9223372036854775807", b"-9223372036854775808", b"99999999999999999999",
                                         b"INTERVAL=9223372036854775807", b";COUNT=2147483647", b"FREQ=SECONDLY",

@@ -99,7 +99,7 @@ struct FlatRowMapper {
         event.item.timestamp = optional(.timestamp, "a date-time", FlatText.zonedDateTime)
         event.item.geo = optional(.geo, "latitude;longitude") { t in
             let parts = t.split(separator: ";")
-            guard parts.count == 2, let la = Double(parts[0]), let lo = Double(parts[1]) else { return nil }
+            guard parts.count == 2, let la = Double(parts[0]), let lo = Double(parts[1]), la.isFinite, lo.isFinite else { return nil }
             return GeoCoordinate(latitude: la, longitude: lo)
         }
         return event

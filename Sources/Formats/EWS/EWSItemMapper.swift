@@ -154,7 +154,7 @@ struct EWSItemMapper {
         if let enhanced = element.ews("EnhancedLocation") {
             if item.location == nil { item.location = enhanced.ewsText("DisplayName") }
             if let address = enhanced.ews("PostalAddress"), let latitude = address.ewsText("Latitude").flatMap(Double.init),
-                let longitude = address.ewsText("Longitude").flatMap(Double.init)
+                let longitude = address.ewsText("Longitude").flatMap(Double.init), latitude.isFinite, longitude.isFinite
             {
                 item.geo = GeoCoordinate(latitude: latitude, longitude: longitude)
             }

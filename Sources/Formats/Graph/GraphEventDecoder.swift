@@ -294,8 +294,13 @@ struct GraphEventDecoder {
                 props.append(Property(name: GraphPropertyNames.locationType, value: .text([type])))
             }
             if let c = try object(l, "coordinates", p), let lat = c["latitude"]?.doubleValue, let lon = c["longitude"]?.doubleValue {
-                props.append(Property(name: "GEO", value: .geo(latitude: lat, longitude: lon)))
-                if item.geo == nil { item.geo = GeoCoordinate(latitude: lat, longitude: lon) }
+                // 1e309 parses as infinity, which no GEO can say.
+                if lat.isFinite && lon.isFinite {
+                    props.append(Property(name: "GEO", value: .geo(latitude: lat, longitude: lon)))
+                    if item.geo == nil { item.geo = GeoCoordinate(latitude: lat, longitude: lon) }
+                } else {
+                    try warn("\(p)/coordinates", "latitude and longitude are not finite numbers; left out")
+                }
             }
             if let a = try object(l, "address", p) {
                 for (member, name) in GraphPropertyNames.addressParts {

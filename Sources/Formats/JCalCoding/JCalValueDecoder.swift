@@ -143,6 +143,10 @@ public struct JCalValueDecoder {
             {
                 return .unknown(type: type.rawValue, literal: text)
             }
+            // GEO's pair in iCalendar's "latitude;longitude".
+            if definition?.defaultType == .geo, values.count == 1, let pair = values[0].arrayValue {
+                return .unknown(type: nil, literal: literal(pair).replacingOccurrences(of: ",", with: ";"))
+            }
             return .unknown(type: type.rawValue, literal: literal(values))
         }
     }
@@ -229,7 +233,8 @@ public struct JCalValueDecoder {
         case .float:
             if definition?.defaultType == .geo || (values.count == 1 && values[0].arrayValue?.count == 2) {
                 // GEO (RFC 7265 §3.4.1.1): [latitude, longitude].
-                guard case .array(let pair) = try single(), pair.count == 2, let lat = pair[0].doubleValue, let lon = pair[1].doubleValue
+                guard case .array(let pair) = try single(), pair.count == 2, let lat = pair[0].doubleValue, let lon = pair[1].doubleValue,
+                    lat.isFinite, lon.isFinite
                 else {
                     throw Mismatch(message: "geo is [latitude, longitude]")
                 }
@@ -237,7 +242,8 @@ public struct JCalValueDecoder {
             }
             return .float(
                 try values.map { v in
-                    guard let d = v.doubleValue else { throw Mismatch(message: "\(v) is not a number") }
+                    // 1e309 is a JSON number but no FLOAT: it would be written as "inf".
+                    guard let d = v.doubleValue, d.isFinite else { throw Mismatch(message: "\(v) is not a number") }
                     return d
                 })
         case .geo:

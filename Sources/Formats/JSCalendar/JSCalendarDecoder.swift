@@ -220,7 +220,7 @@ struct JSCalendarDecoder {
         // "geo:" with nothing before the first ";" has no parts (a fuzzed input crashed on `[0]`).
         let body = text.dropFirst(4).prefix { $0 != ";" }
         let parts = body.split(separator: ",")
-        guard parts.count >= 2, let lat = Double(parts[0]), let lon = Double(parts[1]) else { return nil }
+        guard parts.count >= 2, let lat = Double(parts[0]), let lon = Double(parts[1]), lat.isFinite, lon.isFinite else { return nil }
         return GeoCoordinate(latitude: lat, longitude: lon)
     }
 
