@@ -36,9 +36,16 @@ final class NonFiniteNumberTests: XCTestCase {
             (
                 "jscalendar",
                 #"{"@type":"Event","uid":"e","start":"2024-01-01T09:00:00","locations":{"1":{"@type":"Location","#
-                    + #""name":"Here","coordinates":"geo:1e309,-1e309"}}}"#, false
+                    + #""name":"Here","coordinates":"geo:1e309,-1e309"}}}"#, true
             ),
             ("csv", "uid,title,start,geo\r\ne,x,2024-01-01T09:00:00Z,inf;nan\r\n", true),
+            (
+                "ews",
+                #"<t:Items xmlns:t="http://schemas.microsoft.com/exchange/services/2006/types"><t:CalendarItem>"#
+                    + "<t:Subject>x</t:Subject><t:UID>u</t:UID><t:Start>2024-01-01T09:00:00Z</t:Start><t:End>2024-01-01T10:00:00Z</t:End>"
+                    + "<t:EnhancedLocation><t:DisplayName>Here</t:DisplayName><t:PostalAddress><t:Latitude>1e309</t:Latitude>"
+                    + "<t:Longitude>nan</t:Longitude></t:PostalAddress></t:EnhancedLocation></t:CalendarItem></t:Items>", true
+            ),
         ]
         for input in inputs {
             let (ics, warnings) = try convert(input.text, from: input.format)

@@ -154,9 +154,13 @@ struct EWSItemMapper {
         if let enhanced = element.ews("EnhancedLocation") {
             if item.location == nil { item.location = enhanced.ewsText("DisplayName") }
             if let address = enhanced.ews("PostalAddress"), let latitude = address.ewsText("Latitude").flatMap(Double.init),
-                let longitude = address.ewsText("Longitude").flatMap(Double.init), latitude.isFinite, longitude.isFinite
+                let longitude = address.ewsText("Longitude").flatMap(Double.init)
             {
-                item.geo = GeoCoordinate(latitude: latitude, longitude: longitude)
+                if latitude.isFinite && longitude.isFinite {
+                    item.geo = GeoCoordinate(latitude: latitude, longitude: longitude)
+                } else {
+                    warn(address, "Latitude and Longitude are not finite numbers; ignored")
+                }
             }
             if let uri = enhanced.ews("PostalAddress")?.ewsText("LocationUri") ?? enhanced.ewsText("LocationUri") {
                 item.properties.append(Property(name: ExchangeProperties.ewsFieldPrefix + "LOCATIONURI", value: .text([uri])))

@@ -232,7 +232,11 @@ struct JSCalendarDecoder {
             guard let l = m.value.objectValue else { throw fail(here(), "expected a Location object") }
             // RFC 8984's own examples name some locations with "title"; accept both.
             let name = try string(l, "name", here()) ?? (try string(l, "title", here()))
-            let geo = try string(l, "coordinates", here()).flatMap(coordinates)
+            let text = try string(l, "coordinates", here())
+            let geo = text.flatMap(coordinates)
+            if let text, geo == nil {
+                try warn("\(here())/coordinates", "'\(text)' is not a geo: URI with a finite latitude and longitude; ignored")
+            }
             switch n {
             case 0:
                 i.location = name
