@@ -62,36 +62,47 @@ public struct ICalendarRemainder: Equatable {
                 return h
             }
         }
-        let originalKeys = originalNames.map(key)
-        let reconstructedKeys = reconstructedNames.map(key)
-        var doneOriginal = [Bool](repeating: false, count: original.count)
-        var doneReconstructed = [Bool](repeating: false, count: reconstructed.count)
-        var matches: [Int] = []
+        // Keys and done marks of both lists, and the matches of a name, in buffers of their own:
+        // the loops below go over the lists once a name (~16 instances a side for an event), and
+        // an array's checks and growth doubled their cost.
+        let (no, nr) = (original.count, reconstructed.count)
+        let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: no + nr)
+        let done = UnsafeMutablePointer<Bool>.allocate(capacity: no + nr)
+        let matches = UnsafeMutablePointer<Int>.allocate(capacity: max(no, 1))
+        defer {
+            keys.deallocate()
+            done.deallocate()
+            matches.deallocate()
+        }
+        for i in 0..<no { keys[i] = key(originalNames[i]) }
+        for j in 0..<nr { keys[no + j] = key(reconstructedNames[j]) }
+        done.initialize(repeating: false, count: no + nr)
         func visit(_ n: String, _ nk: UInt64, originalFrom: Int, reconstructedFrom: Int) {
-            matches.removeAll(keepingCapacity: true)
-            for i in originalFrom..<original.count where !doneOriginal[i] && originalKeys[i] == nk && originalNames[i] == n {
-                doneOriginal[i] = true
-                matches.append(i)
+            var matchCount = 0
+            for i in originalFrom..<no where !done[i] && keys[i] == nk && originalNames[i] == n {
+                done[i] = true
+                matches[matchCount] = i
+                matchCount += 1
             }
             var same = true
             var k = 0
-            for j in reconstructedFrom..<reconstructed.count
-            where !doneReconstructed[j] && reconstructedKeys[j] == nk && reconstructedNames[j] == n {
-                doneReconstructed[j] = true
-                if same { same = k < matches.count && sameInstance(original.baseAddress! + matches[k], reconstructed.baseAddress! + j) }
+            for j in reconstructedFrom..<nr where !done[no + j] && keys[no + j] == nk && reconstructedNames[j] == n {
+                done[no + j] = true
+                if same { same = k < matchCount && sameInstance(original.baseAddress! + matches[k], reconstructed.baseAddress! + j) }
                 k += 1
             }
-            if same && k == matches.count { return }
-            if matches.isEmpty {
+            if same && k == matchCount { return }
+            if matchCount == 0 {
                 replaces.append(n)
             } else {
-                for i in matches { kept.append(original[i]) }
+                // Room for the rest of the list at once: grown one by one, the kept list was
+                // reallocated ~5 times an item.
+                if kept.isEmpty { kept.reserveCapacity(no - originalFrom) }
+                for m in 0..<matchCount { kept.append(original[matches[m]]) }
             }
         }
-        for i in original.indices where !doneOriginal[i] { visit(originalNames[i], originalKeys[i], originalFrom: i, reconstructedFrom: 0) }
-        for j in reconstructed.indices where !doneReconstructed[j] {
-            visit(reconstructedNames[j], reconstructedKeys[j], originalFrom: original.count, reconstructedFrom: j)
-        }
+        for i in 0..<no where !done[i] { visit(originalNames[i], keys[i], originalFrom: i, reconstructedFrom: 0) }
+        for j in 0..<nr where !done[no + j] { visit(reconstructedNames[j], keys[no + j], originalFrom: no, reconstructedFrom: j) }
     }
 
     /// The remainder that turns `reconstructed` back into `original`.
