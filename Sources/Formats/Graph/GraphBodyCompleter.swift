@@ -164,9 +164,19 @@ struct GraphBodyCompleter {
             unnamed(rebuilt.start) || unnamed(rebuilt.end) || unnamed(rebuilt.recurrenceID)
                 || rebuilt.exceptionDates.contains(where: { $0.dates.contains(where: unnamed) })
         else { return rebuilt }
+        // The start, end and the rest mostly name one zone: its match is looked for once (each
+        // look resolves two names).
+        var looked: (zone: String, same: String?)?
         func respelled(_ v: CalendarDateTime?) -> CalendarDateTime? {
             guard var v, case .zone(let z) = v.reference, !names.contains(z) else { return v }
-            if let same = names.first(where: { GraphDateTimes.sameZone($0, z) }) { v.reference = .zone(same) }
+            let same: String?
+            if let looked, looked.zone == z {
+                same = looked.same
+            } else {
+                same = names.first { GraphDateTimes.sameZone($0, z) }
+                looked = (z, same)
+            }
+            if let same { v.reference = .zone(same) }
             return v
         }
         // Set on the item itself: through the event's key-path members each cost ~3,000

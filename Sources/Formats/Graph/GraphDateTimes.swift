@@ -121,9 +121,11 @@ enum GraphDateTimes {
 
     /// The Windows id of a zone (what Outlook shows and Graph returns), or the name as it is.
     static func windowsName(_ zone: String) -> String {
-        if let id = clock.resolver.resolveName(zone).zoneID, let windows = clock.resolver.windowsID(for: id) {
+        // Resolved once: every start and end of every body comes here.
+        let resolution = clock.resolver.resolveName(zone)
+        if let id = resolution.zoneID, let windows = clock.resolver.windowsID(for: id) {
             // Keep the source's Windows spelling when it already is one.
-            if clock.resolver.resolveName(zone).step == .windows { return zone }
+            if resolution.step == .windows { return zone }
             return windows
         }
         return zone

@@ -36,12 +36,17 @@ struct GraphEventEncoder {
     /// `{"dateTime", "timeZone"}`; a floating time is written as UTC (Graph has none: a loss,
     /// `isLost`).
     private func dateTimeTimeZone(_ v: CalendarDateTime) -> JSONValue {
+        dateTimeTimeZone(v, zone: zoneName(v))
+    }
+
+    /// `dateTimeTimeZone(v)` where `zone` is `zoneName(v)`, looked up already.
+    private func dateTimeTimeZone(_ v: CalendarDateTime, zone: String?) -> JSONValue {
         var o = JSONObject()
         o.members.reserveCapacity(2)
         o.append("dateTime", GraphDateTimes.text(v))
         if v.isDateOnly {
             o.append("timeZone", "UTC")
-        } else if let zone = zoneName(v) {
+        } else if let zone {
             o.append("timeZone", zone)
         } else {
             o.append("timeZone", "UTC")
@@ -150,18 +155,25 @@ struct GraphEventEncoder {
         }
         if !body.members.isEmpty { o.append("body", .object(body)) }
 
+        // The start's zone name (it depends on the reference alone) is looked up once, for the
+        // start, an end in the same reference, the original zones and the pattern: each look-up
+        // resolves the name (~1,700 instructions).
+        let startZone = event.start.flatMap(zoneName)
         if let start = event.start {
-            o.append("start", dateTimeTimeZone(start))
-            if let end = event.effectiveEnd { o.append("end", dateTimeTimeZone(Self.end(end, inReferenceOf: start))) }
+            o.append("start", dateTimeTimeZone(start, zone: startZone))
+            if let end = event.effectiveEnd {
+                let moved = Self.end(end, inReferenceOf: start)
+                o.append("end", dateTimeTimeZone(moved, zone: moved.reference == start.reference ? startZone : zoneName(moved)))
+            }
             if start.isDateOnly { o.append("isAllDay", .bool(true)) }
-            if let zone = zoneName(start), !start.isDateOnly {
+            if let zone = startZone, !start.isDateOnly {
                 o.append("originalStartTimeZone", zone)
                 o.append("originalEndTimeZone", zone)
             }
         }
         if let recurrence {
             var r = recurrence
-            if r.range.timeZone == nil, let start = event.start, !start.isDateOnly { r.range.timeZone = zoneName(start) }
+            if r.range.timeZone == nil, let start = event.start, !start.isDateOnly { r.range.timeZone = startZone }
             o.append("recurrence", .object(GraphRecurrence.json(r)))
         }
 

@@ -72,13 +72,13 @@ extension JSONOutput {
     private mutating func jcalValue(_ value: PropertyValue, name: String) {
         switch value {
         case .text(let values):
-            string("text")
+            plainString("text")
             for v in values { string(v) }
         case .dateTimes(let values):
-            string(values.first?.isDateOnly ?? false ? "date" : "date-time")
+            if values.first?.isDateOnly ?? false { plainString("date") } else { plainString("date-time") }
             for v in values { string(ISO8601Text.dateTime(v)) }
         case .periods(let values):
-            string("period")
+            plainString("period")
             for p in values {
                 beginArray()
                 string(ISO8601Text.dateTime(p.start))
@@ -89,50 +89,50 @@ extension JSONOutput {
                 endArray()
             }
         case .duration(let d):
-            string("duration")
+            plainString("duration")
             string(d.rfc5545Text)
         case .utcOffset(let seconds):
-            string("utc-offset")
+            plainString("utc-offset")
             string(ISO8601Text.utcOffset(seconds))
         case .recurrence(let rule):
-            string("recur")
+            plainString("recur")
             jcalRecurrence(rule)
         case .integer(let values):
-            string("integer")
+            plainString("integer")
             for v in values { int(v) }
         case .float(let values):
-            string("float")
+            plainString("float")
             for v in values { double(v) }
         case .boolean(let b):
-            string("boolean")
+            plainString("boolean")
             bool(b)
         case .geo(let latitude, let longitude):
-            string("float")
+            plainString("float")
             beginArray()
             double(latitude)
             double(longitude)
             endArray()
         case .binary(let bytes):
-            string("binary")
+            plainString("binary")
             string(Data(bytes).base64EncodedString())
         case .uri(let u):
-            string("uri")
+            plainString("uri")
             string(u)
         case .calendarAddress(let a):
-            string("cal-address")
+            plainString("cal-address")
             string(a)
         case .times(let times, let utc):
-            string("time")
+            plainString("time")
             for t in times { string(ISO8601Text.time(t) + (utc ? "Z" : "")) }
         case .unknown(let type, let literal):
             if type == nil, PropertyTable.definition(name)?.isStructured == true, let parts = Self.structuredParts(literal) {
                 // REQUEST-STATUS (RFC 7265 §3.4.1.2), when its parts give back the same text.
-                string("text")
+                plainString("text")
                 beginArray()
                 for part in parts { string(part) }
                 endArray()
             } else {
-                string("unknown")
+                plainString("unknown")
                 string(literal)
             }
         }

@@ -207,27 +207,39 @@ public struct JSONOutput {
     }
 
     /// Appends `s` quoted and lower-cased when it is ASCII that needs no escape; false (nothing
-    /// written) otherwise.
+    /// written) otherwise. One pass checks and lowers each byte (jCal writes every property
+    /// name through here); a name that needs more is taken back.
     private mutating func appendQuotedLowercasedASCII(_ s: String) -> Bool {
         var s = s
         return s.withUTF8 { utf8 in
-            guard let from = utf8.baseAddress else {
-                appendQuote()
-                appendQuote()
-                return true
-            }
-            let n = utf8.count
-            guard JSONStringBytes.plainRunEnd(from, from: 0, end: n) == n, !utf8.contains(where: { $0 >= 0x80 }) else { return false }
+            let start = count
             appendQuote()
-            reserve(n)
-            for i in 0..<n {
-                let b = from[i]
-                base[count &+ i] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+            if let from = utf8.baseAddress {
+                let n = utf8.count
+                reserve(n)
+                for i in 0..<n {
+                    let b = from[i]
+                    guard b < 0x80, !JSONStringBytes.isSpecial(b) else {
+                        count = start
+                        return false
+                    }
+                    base[count &+ i] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+                }
+                count &+= n
             }
-            count &+= n
             appendQuote()
             return true
         }
+    }
+
+    /// Writes a string value that needs no escape (ASCII without `"`, `\` or control bytes):
+    /// jCal's type names, one a property, skip the scan for escapes.
+    public mutating func plainString(_ value: StaticString) {
+        comma()
+        appendQuote()
+        append(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount))
+        appendQuote()
+        needsComma = true
     }
 
     /// A string's quote: `"`, or `\"` inside `stringOfJSON`.
