@@ -54,6 +54,10 @@ public final class XMLPullReader {
     /// number: an element has few distinct child names, and a dictionary (or an array) per
     /// element cost more than the scan.
     @exclusivity(unchecked) private var childCounts: [(name: Int, count: Int)] = []
+    /// How many of `childCounts` are in use: an element's end gives its run back by moving this
+    /// down, the entries written over later (removing them went through the generic range
+    /// replacement, a tenth of handing out the nodes).
+    @exclusivity(unchecked) private var childCountsEnd = 0
     /// The line of the node last handed out.
     @exclusivity(unchecked) private var currentLine = 1
     @exclusivity(unchecked) private var finished = false
@@ -217,7 +221,7 @@ public final class XMLPullReader {
             startedName = number
             startedAttributeRange = Int(event.start)..<Int(event.start + event.count)
             let index = countChild(number, from: stack.isEmpty ? 0 : stack[stack.count - 1].countsStart)
-            stack.append(Frame(name: number, index: index, line: currentLine, countsStart: childCounts.count))
+            stack.append(Frame(name: number, index: index, line: currentLine, countsStart: childCountsEnd))
             if stack.count > limits.maximumDepth {
                 finished = true
                 throw error(.tooDeep, "elements are nested deeper than \(limits.maximumDepth) levels")
@@ -225,9 +229,7 @@ public final class XMLPullReader {
             return .start(name: number, index: index)
         case .end:
             let frame = stack.removeLast()
-            // Most elements are leaves, with no counts to remove (removing none still went
-            // through the generic range replacement).
-            if childCounts.count > frame.countsStart { childCounts.removeLast(childCounts.count - frame.countsStart) }
+            childCountsEnd = frame.countsStart
             endedName = frame.name
             // As libxml2's reader did: an end is placed on its element's start.
             currentLine = frame.line
@@ -247,20 +249,33 @@ public final class XMLPullReader {
 
     /// Counts a child called `name` of the element whose counts start at `start`; how many of
     /// that name it has had, this one included.
-    private func countChild(_ name: Int, from start: Int) -> Int { Self.count(name, in: &childCounts, from: start) }
+    private func countChild(_ name: Int, from start: Int) -> Int { Self.count(name, in: &childCounts, end: &childCountsEnd, from: start) }
 
     /// Counts one more child called `name` (a number) among the counts from `start`, a run of
     /// distinct names with their counts; how many of that name there have been, this one included.
     static func count(_ name: Int, in counts: inout [(name: Int, count: Int)], from start: Int) -> Int {
+        var end = counts.count
+        return count(name, in: &counts, end: &end, from: start)
+    }
+
+    /// Counts one more child called `name` (a number) among the counts from `start` to `end`, a
+    /// run of distinct names with their counts (those from `end` on are unused); how many of that
+    /// name there have been, this one included.
+    static func count(_ name: Int, in counts: inout [(name: Int, count: Int)], end: inout Int, from start: Int) -> Int {
         var i = start
-        while i < counts.count {
+        while i < end {
             if counts[i].name == name {
                 counts[i].count += 1
                 return counts[i].count
             }
             i += 1
         }
-        counts.append((name, 1))
+        if end < counts.count {
+            counts[end] = (name, 1)
+        } else {
+            counts.append((name, 1))
+        }
+        end += 1
         return 1
     }
 
@@ -384,7 +399,10 @@ public final class XMLPullReader {
         /// How many names earlier batches have introduced.
         var namesSent = 0
         /// The batch being filled.
-        @exclusivity(unchecked) var batch = Batch()
+        @exclusivity(unchecked) var batch: Batch { didSet { filling = Unmanaged.passUnretained(batch) } }
+        /// `batch` for the callbacks, reached without a retain and release per event (a method
+        /// called on `batch` retained it around the call): `batch` keeps it alive.
+        @exclusivity(unchecked) private var filling: Unmanaged<Batch>
         /// The length of the text node being read, across chunks.
         @exclusivity(unchecked) var textRun = 0
         /// The batch's last event is a text node that more characters extend.
@@ -425,6 +443,9 @@ public final class XMLPullReader {
             self.limits = limits
             self.guardian = PrologGuard(limit: limits.maximumPrologBytes)
             self.markup = MarkupGuard(limit: limits.maximumMarkupBytes)
+            let first = Batch()
+            self.batch = first
+            self.filling = Unmanaged.passUnretained(first)
         }
 
         deinit {
@@ -587,8 +608,7 @@ public final class XMLPullReader {
         @inline(__always)
         private func handOverIfFull() {
             guard pulling else { return }
-            unowned(unsafe) let batch = self.batch
-            guard batch.events.count >= 4096 || batch.textCount >= 1 << 16 else { return }
+            guard filling._withUnsafeGuaranteedRef({ $0.events.count >= 4096 || $0.textCount >= 1 << 16 }) else { return }
             let full = sealed()
             self.batch = Self.emptyBatch()
             if !emit(full), let context {
@@ -749,8 +769,7 @@ public final class XMLPullReader {
             textRun = 0
             textOpen = false
             let number = names.number(local: qualified(local, prefix, uri), namespace: uri)
-            unowned(unsafe) let batch = self.batch
-            let first = batch.attributes.count
+            let first = filling._withUnsafeGuaranteedRef { $0.attributes.count }
             if count > 0, let values {
                 for i in 0..<count {
                     let at = values + 5 * i
@@ -762,10 +781,11 @@ public final class XMLPullReader {
                     } else {
                         value = ""
                     }
-                    batch.attributes.append(XMLAttribute(attribute, value))
+                    filling._withUnsafeGuaranteedRef { $0.attributes.append(XMLAttribute(attribute, value)) }
                 }
             }
-            batch.addStart(name: number, line: Int32(clamping: parserLine), firstAttribute: first)
+            let line = Int32(clamping: parserLine)
+            filling._withUnsafeGuaranteedRef { $0.addStart(name: number, line: line, firstAttribute: first) }
             noteTagEnd()
             handOverIfFull()
         }
@@ -794,7 +814,7 @@ public final class XMLPullReader {
         func end() {
             textRun = 0
             textOpen = false
-            batch.addEnd()
+            filling._withUnsafeGuaranteedRef { $0.addEnd() }
             noteTagEnd()
             handOverIfFull()
         }
@@ -832,10 +852,12 @@ public final class XMLPullReader {
             // A node's text may come in several calls (around references, across chunks):
             // one event while nothing else comes between (told by a flag: reading the last event
             // retained the events' array).
-            unowned(unsafe) let batch = self.batch
             let line = Int32(clamping: parserLine)
-            batch.addText(bytes, count, line: line, extending: textOpen)
-            if moveLine { batch.moveLastEvent(to: line) }
+            let extending = textOpen
+            filling._withUnsafeGuaranteedRef {
+                $0.addText(bytes, count, line: line, extending: extending)
+                if moveLine { $0.moveLastEvent(to: line) }
+            }
             textOpen = true
         }
 

@@ -66,7 +66,8 @@ struct XCalDecoder {
                 } else {
                     component.properties += try properties(child)
                 }
-            case .components: component.components += try xcalChildren(child).map(self.component)
+            case .components:
+                for grandchild in try xcalChildren(child) { component.components.append(try self.component(grandchild)) }
             default:
                 try repair(child, "\(element.local) holds \(child.local), which is neither properties nor components; skipped")
             }
@@ -74,8 +75,16 @@ struct XCalDecoder {
         return component
     }
 
+    // The loops below call the decoder's methods directly: `map(property)` made a closure that
+    // copied the decoder (its options' strings and dictionaries retained and released) for
+    // every list, a twentieth of decoding.
+
     func properties(_ element: XCalElement) throws -> [Property] {
-        try xcalChildren(element).map(property)
+        let children = try xcalChildren(element)
+        var read: [Property] = []
+        read.reserveCapacity(children.underestimatedCount)
+        for child in children { read.append(try property(child)) }
+        return read
     }
 
     func property(_ element: XCalElement) throws -> Property {
@@ -84,11 +93,7 @@ struct XCalDecoder {
         var values: [XCalElement] = []
         for child in try xcalChildren(element) {
             if child.role == .parameters {
-                if parameters.isEmpty {
-                    parameters = try xcalChildren(child).map(parameter)
-                } else {
-                    parameters += try xcalChildren(child).map(parameter)
-                }
+                for element in try xcalChildren(child) { parameters.append(try parameter(element)) }
             } else {
                 values.append(child)
             }
