@@ -96,7 +96,16 @@ struct MarkupGuard {
         while i < n {
             switch state {
             case .text:
-                let found = Self.first(open, open, open, base, from: i, to: n)
+                // Text then a tag without quotes, again and again, is nearly all of a document:
+                // that is done in this loop, without going through the states for each tag (a
+                // pass through them per tag cost as much as the scans).
+                var found = Self.first(open, open, open, base, from: i, to: n)
+                while found < n - 1 && base[found + 1] != UInt8(ascii: "!") {
+                    let j = Self.first(close, quotes.0, quotes.1, base, from: found + 1, to: n)
+                    if j == n || base[j] != UInt8(ascii: ">") { break }
+                    if j - found > limit { return false }
+                    found = Self.first(open, open, open, base, from: j + 1, to: n)
+                }
                 if found == n { return true }
                 i = found + 1
                 length = 1

@@ -196,7 +196,7 @@ public final class XMLPullReader {
     /// The next node, names by number (see `NumberedNode`), or nil after the document has ended.
     public func nextNumberedNode() throws -> NumberedNode? {
         guard !finished else { return nil }
-        while head == batch.events.count {
+        while head == batch.eventCount {
             if batch.ended {
                 finished = true
                 endLine = batch.endLine
@@ -293,7 +293,11 @@ public final class XMLPullReader {
 
     /// The events of one chunk of input, and, with the last, how the document ended.
     final class Batch {
-        @exclusivity(unchecked) var events: [Event] = []
+        /// The events, in memory of the batch's own as its text is: appending to an array cost
+        /// a uniqueness check and more per event, on the thread that is the longest.
+        @exclusivity(unchecked) private(set) var events: UnsafeMutablePointer<Event>
+        @exclusivity(unchecked) private(set) var eventCount = 0
+        @exclusivity(unchecked) private var eventCapacity: Int
         @exclusivity(unchecked) var attributes: [XMLAttribute] = []
         /// The names first met in this chunk, in the order of their numbers.
         var names: [XMLName] = []
@@ -309,57 +313,85 @@ public final class XMLPullReader {
         var parserMessage: (text: String, line: Int?)?
         var wellFormed = true
 
-        init(capacity: Int = 0) {
+        init(capacity: Int = 0, eventCapacity: Int = 0) {
             textCapacity = capacity
             text = .allocate(capacity: max(capacity, 1))
+            self.eventCapacity = max(eventCapacity, 1)
+            events = .allocate(capacity: self.eventCapacity)
         }
 
         deinit {
             text.deallocate()
+            // Events hold no references: nothing to deinitialize.
+            events.deallocate()
+        }
+
+        /// Adds an event, growing the memory as needed.
+        @inline(__always)
+        func add(_ event: Event) {
+            if eventCount == eventCapacity { growEvents() }
+            (events + eventCount).initialize(to: event)
+            eventCount += 1
+        }
+
+        /// Doubles the room for events.
+        @inline(never)
+        private func growEvents() {
+            let grown = UnsafeMutablePointer<Event>.allocate(capacity: eventCapacity * 2)
+            grown.moveInitialize(from: events, count: eventCount)
+            events.deallocate()
+            events = grown
+            eventCapacity *= 2
         }
 
         /// Adds a text node's bytes: a new text event, or more of the last one when `extending`.
         /// The callbacks' work on the batch is done in its own methods, where it is reached
         /// without a retain (from the callbacks, each access to the batch's arrays retained them).
+        @inline(__always)
         func addText(_ bytes: UnsafePointer<UInt8>, _ count: Int, line: Int32, extending: Bool) {
             let at = textCount
             append(bytes, count)
             if extending {
-                events[events.count - 1].count += Int32(count)
+                events[eventCount - 1].count += Int32(count)
             } else {
-                events.append(Event(kind: .text, name: 0, line: line, start: Int32(at), count: Int32(count)))
+                add(Event(kind: .text, name: 0, line: line, start: Int32(at), count: Int32(count)))
             }
         }
 
         /// Moves the last event (a text node's) to `line`.
         func moveLastEvent(to line: Int32) {
-            events[events.count - 1].line = line
+            events[eventCount - 1].line = line
         }
 
         /// Adds an element's end.
         func addEnd() {
-            events.append(Event(kind: .end, name: 0, line: 0, start: 0, count: 0))
+            add(Event(kind: .end, name: 0, line: 0, start: 0, count: 0))
         }
 
         /// Adds an element's start, its attributes being those from `firstAttribute` on.
         func addStart(name: Int, line: Int32, firstAttribute: Int) {
             let count = Int32(attributes.count - firstAttribute)
-            events.append(Event(kind: .start, name: Int32(name), line: line, start: Int32(firstAttribute), count: count))
+            add(Event(kind: .start, name: Int32(name), line: line, start: Int32(firstAttribute), count: count))
         }
 
         /// Adds text bytes, growing the buffer as needed.
+        @inline(__always)
         func append(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
-            if textCount + count > textCapacity {
-                var capacity = max(textCapacity * 2, 1024)
-                while capacity < textCount + count { capacity *= 2 }
-                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-                grown.update(from: text, count: textCount)
-                text.deallocate()
-                text = grown
-                textCapacity = capacity
-            }
+            if textCount + count > textCapacity { growText(to: textCount + count) }
             (text + textCount).update(from: bytes, count: count)
             textCount += count
+        }
+
+        /// Makes room for `needed` bytes of text, doubling the buffer.
+        @inline(never)
+        private func growText(to needed: Int) {
+            var capacity = max(textCapacity * 2, 1024)
+            while capacity < needed { capacity *= 2 }
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: text, count: textCount)
+            text.deallocate()
+            text = grown
+            textCapacity = capacity
         }
 
         /// The failure to report at the end, most specific first: our refusal, the source's
@@ -508,7 +540,7 @@ public final class XMLPullReader {
             if context.pointee.wellFormed == 0 || textRefusal != nil {
                 if let textRefusal {
                     batch.refusal = textRefusal
-                    batch.events.append(Event(kind: .failure, name: 0, line: Int32(clamping: parserLine), start: 0, count: 0))
+                    batch.add(Event(kind: .failure, name: 0, line: Int32(clamping: parserLine), start: 0, count: 0))
                 }
                 ended = true
             } else if count == 0 {
@@ -564,7 +596,7 @@ public final class XMLPullReader {
             }
             if let textRefusal {
                 batch.refusal = textRefusal
-                batch.events.append(Event(kind: .failure, name: 0, line: Int32(clamping: parserLine), start: 0, count: 0))
+                batch.add(Event(kind: .failure, name: 0, line: Int32(clamping: parserLine), start: 0, count: 0))
             }
             ended = true
             let done = sealed()
@@ -581,9 +613,7 @@ public final class XMLPullReader {
         /// A batch with room for a chunk's events and text, so that they are not grown by
         /// copying: a 64 KiB chunk of indented XML holds a few thousand events.
         static func emptyBatch() -> Batch {
-            let batch = Batch(capacity: 1 << 16)
-            batch.events.reserveCapacity(4096)
-            return batch
+            Batch(capacity: 1 << 16, eventCapacity: 4096)
         }
 
         /// The batch filled so far with the names it introduced, and, once parsing has ended,
@@ -608,7 +638,7 @@ public final class XMLPullReader {
         @inline(__always)
         private func handOverIfFull() {
             guard pulling else { return }
-            guard filling._withUnsafeGuaranteedRef({ $0.events.count >= 4096 || $0.textCount >= 1 << 16 }) else { return }
+            guard filling._withUnsafeGuaranteedRef({ $0.eventCount >= 4096 || $0.textCount >= 1 << 16 }) else { return }
             let full = sealed()
             self.batch = Self.emptyBatch()
             if !emit(full), let context {
