@@ -67,7 +67,9 @@ struct XCalDecoder {
                     component.properties += try properties(child)
                 }
             case .components:
-                for grandchild in try xcalChildren(child) { component.components.append(try self.component(grandchild)) }
+                let list = try xcalChildren(child)
+                component.components.reserveCapacity(component.components.count + list.underestimatedCount)
+                for grandchild in list { component.components.append(try self.component(grandchild)) }
             default:
                 try repair(child, "\(element.local) holds \(child.local), which is neither properties nor components; skipped")
             }
@@ -94,7 +96,10 @@ struct XCalDecoder {
         var valueCount = 0
         for child in children {
             if child.role == .parameters {
-                for element in try xcalChildren(child) { parameters.append(try parameter(element)) }
+                // Room made at once, as `map` made it (appending grew the array by copies).
+                let list = try xcalChildren(child)
+                parameters.reserveCapacity(parameters.count + list.underestimatedCount)
+                for element in list { parameters.append(try parameter(element)) }
             } else {
                 valueCount += 1
             }
