@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Measures each tag, comment and processing instruction as the bytes go to libxml2, and refuses
 /// one longer than a limit. libxml2 2.9's push parser looks for the end of an unfinished tag
 /// from its start again on every chunk, so a tag of megabytes (one attribute value that never
@@ -53,27 +49,65 @@ struct MarkupGuard {
     }
     private static let cdataOpenCount = 9
 
-    /// Where `byte` first is in `base[from..<to]`, else `to`.
+    /// Every byte of a word set to `byte`.
     @inline(__always)
-    private static func find(_ byte: UInt8, _ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
-        guard from < to, let found = memchr(base + from, Int32(byte), to - from) else { return to }
-        return UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+    private static func spread(_ byte: UInt8) -> UInt64 { UInt64(byte) &* 0x0101_0101_0101_0101 }
+
+    /// The high bit of each byte of `word` that is zero, and perhaps of bytes above the lowest
+    /// zero one (a borrow runs on): the lowest bit set is always the first zero byte's.
+    @inline(__always)
+    private static func zeroBytes(_ word: UInt64) -> UInt64 {
+        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+    }
+
+    /// Where the first of the bytes spread in `a`, `b` and `c` (see `spread`) is in
+    /// `base[from..<to]`, else `to`; looked for eight bytes at a time. Tags and the text between
+    /// them are mostly a few bytes long, where a call to memchr (one per byte looked for) cost
+    /// more than the scan.
+    @inline(__always)
+    private static func first(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+        var i = from
+        while to - i >= 8 {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            let found = zeroBytes(word ^ a) | zeroBytes(word ^ b) | zeroBytes(word ^ c)
+            if found != 0 { return i + found.trailingZeroBitCount >> 3 }
+            i += 8
+        }
+        let (x, y, z) = (UInt8(truncatingIfNeeded: a), UInt8(truncatingIfNeeded: b), UInt8(truncatingIfNeeded: c))
+        while i < to {
+            let byte = base[i]
+            if byte == x || byte == y || byte == z { return i }
+            i += 1
+        }
+        return to
     }
 
     /// Takes the next bytes; false when a construct has grown past the limit. Text is skipped
-    /// with memchr to the next `<`, and a tag's bytes are counted in runs up to the next quote
-    /// or `>`: a loop doing all of this byte by byte cost a third as much as libxml2's parse.
+    /// to the next `<`, and a tag's bytes are counted in runs up to the next quote or `>`,
+    /// eight bytes at a time (see `first`): a loop doing all of this byte by byte cost a third
+    /// as much as libxml2's parse.
     mutating func feed(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else { return true }
         let n = bytes.count
         var i = 0
-        // The first `>` at or after the tag's bytes scanned so far (n: none in these bytes).
-        var nextClose = -1
+        let open = Self.spread(UInt8(ascii: "<"))
+        let close = Self.spread(UInt8(ascii: ">"))
+        let quotes = (Self.spread(UInt8(ascii: "\"")), Self.spread(UInt8(ascii: "'")))
         while i < n {
             switch state {
             case .text:
-                guard let found = memchr(base + i, Int32(UInt8(ascii: "<")), n - i) else { return true }
-                i = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base + 1
+                // Text then a tag without quotes, again and again, is nearly all of a document:
+                // that is done in this loop, without going through the states for each tag (a
+                // pass through them per tag cost as much as the scans).
+                var found = Self.first(open, open, open, base, from: i, to: n)
+                while found < n - 1 && base[found + 1] != UInt8(ascii: "!") {
+                    let j = Self.first(close, quotes.0, quotes.1, base, from: found + 1, to: n)
+                    if j == n || base[j] != UInt8(ascii: ">") { break }
+                    if j - found > limit { return false }
+                    found = Self.first(open, open, open, base, from: j + 1, to: n)
+                }
+                if found == n { return true }
+                i = found + 1
                 length = 1
                 quote = nil
                 // Most tags are an element's: a byte after `<` other than `!` starts neither a
@@ -112,22 +146,18 @@ struct MarkupGuard {
                 if length > limit { return false }
             case .tag:
                 if let q = quote {
-                    guard let found = memchr(base + i, Int32(q), n - i) else {
+                    let closing = Self.spread(q)
+                    let j = Self.first(closing, closing, closing, base, from: i, to: n)
+                    if j == n {
                         length += n - i
                         return length <= limit
                     }
-                    let j = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
                     length += j - i + 1
                     i = j + 1
                     quote = nil
                 } else {
-                    // The first `>`, `"` or `'`: memchr for each (the `>` first, the quotes only
-                    // before it) cost a third of a loop over a tag's bytes. The `>` found is
-                    // kept for the rest of the tag, so a tag of many quoted values is not scanned
-                    // to its end once per value.
-                    if nextClose < i { nextClose = Self.find(UInt8(ascii: ">"), base, from: i, to: n) }
-                    var j = Self.find(UInt8(ascii: "\""), base, from: i, to: nextClose)
-                    j = Self.find(UInt8(ascii: "'"), base, from: i, to: j)
+                    // The first `>`, `"` or `'`.
+                    let j = Self.first(close, quotes.0, quotes.1, base, from: i, to: n)
                     length += j - i
                     if j == n { return length <= limit }
                     if base[j] == UInt8(ascii: ">") {

@@ -6,10 +6,16 @@
 /// names in its dictionary, so one name comes back at one address; the table still compares
 /// the bytes on a hit, so an address reused for another name is never taken for the first.
 struct XMLNameTable {
-    /// Open addressing on the pair of addresses: per slot the addresses and the name's number
-    /// plus one (0: empty); a power of two in size, at most half full.
-    private var keys: [(local: UInt, namespace: UInt)] = Array(repeating: (0, 0), count: 64)
-    private var numbers: [Int] = Array(repeating: 0, count: 64)
+    /// A slot of the table: the pair of addresses and the name's number plus one (0: empty), in
+    /// one array so that a probe reads one element.
+    private struct Slot {
+        var local: UInt
+        var namespace: UInt
+        var number: Int
+    }
+
+    /// Open addressing on the pair of addresses; a power of two in size, at most half full.
+    private var slots = [Slot](repeating: Slot(local: 0, namespace: 0, number: 0), count: 64)
     private var used = 0
     /// The names by number, and where each one's bytes are in `bytes` (local name, then URI,
     /// each with its NUL).
@@ -25,16 +31,20 @@ struct XMLNameTable {
 
     /// The number of the name at these C strings (nil for none).
     mutating func number(local: UnsafePointer<UInt8>?, namespace: UnsafePointer<UInt8>?) -> Int {
-        let key = (Self.address(local), Self.address(namespace))
-        let mask = keys.count - 1
-        var slot = Self.hash(key.0, key.1) & mask
-        while numbers[slot] != 0 {
-            if keys[slot] == key {
-                let number = numbers[slot] - 1
-                if matches(number, local, namespace) { return number }
+        let key = (local: Self.address(local), namespace: Self.address(namespace))
+        let found: Int? = slots.withUnsafeBufferPointer { slots in
+            let mask = slots.count - 1
+            var slot = Self.hash(key.local, key.namespace) & mask
+            while slots[slot].number != 0 {
+                if slots[slot].local == key.local && slots[slot].namespace == key.namespace {
+                    let number = slots[slot].number - 1
+                    if matches(number, local, namespace) { return number }
+                }
+                slot = (slot + 1) & mask
             }
-            slot = (slot + 1) & mask
+            return nil
         }
+        if let found { return found }
         let localBytes = Self.bytes(local)
         let namespaceBytes = Self.bytes(namespace)
         let name = XMLName(String(decoding: namespaceBytes, as: UTF8.self), String(decoding: localBytes, as: UTF8.self))
@@ -48,10 +58,12 @@ struct XMLNameTable {
             bytes += namespaceBytes
             bytes.append(0)
         }
-        keys[slot] = key
-        numbers[slot] = number + 1
+        let mask = slots.count - 1
+        var slot = Self.hash(key.local, key.namespace) & mask
+        while slots[slot].number != 0 { slot = (slot + 1) & mask }
+        slots[slot] = Slot(local: key.local, namespace: key.namespace, number: number + 1)
         used += 1
-        if used * 2 > keys.count { grow() }
+        if used * 2 > slots.count { grow() }
         return number
     }
 
@@ -65,16 +77,13 @@ struct XMLNameTable {
     }
 
     private mutating func grow() {
-        let oldKeys = keys
-        let oldNumbers = numbers
-        keys = Array(repeating: (0, 0), count: oldKeys.count * 2)
-        numbers = Array(repeating: 0, count: oldKeys.count * 2)
-        let mask = keys.count - 1
-        for i in oldKeys.indices where oldNumbers[i] != 0 {
-            var slot = Self.hash(oldKeys[i].local, oldKeys[i].namespace) & mask
-            while numbers[slot] != 0 { slot = (slot + 1) & mask }
-            keys[slot] = oldKeys[i]
-            numbers[slot] = oldNumbers[i]
+        let old = slots
+        slots = [Slot](repeating: Slot(local: 0, namespace: 0, number: 0), count: old.count * 2)
+        let mask = slots.count - 1
+        for entry in old where entry.number != 0 {
+            var slot = Self.hash(entry.local, entry.namespace) & mask
+            while slots[slot].number != 0 { slot = (slot + 1) & mask }
+            slots[slot] = entry
         }
     }
 

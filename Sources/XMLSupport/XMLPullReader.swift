@@ -54,6 +54,10 @@ public final class XMLPullReader {
     /// number: an element has few distinct child names, and a dictionary (or an array) per
     /// element cost more than the scan.
     @exclusivity(unchecked) private var childCounts: [(name: Int, count: Int)] = []
+    /// How many of `childCounts` are in use: an element's end gives its run back by moving this
+    /// down, the entries written over later (removing them went through the generic range
+    /// replacement, a tenth of handing out the nodes).
+    @exclusivity(unchecked) private var childCountsEnd = 0
     /// The line of the node last handed out.
     @exclusivity(unchecked) private var currentLine = 1
     @exclusivity(unchecked) private var finished = false
@@ -192,7 +196,7 @@ public final class XMLPullReader {
     /// The next node, names by number (see `NumberedNode`), or nil after the document has ended.
     public func nextNumberedNode() throws -> NumberedNode? {
         guard !finished else { return nil }
-        while head == batch.events.count {
+        while head == batch.eventCount {
             if batch.ended {
                 finished = true
                 endLine = batch.endLine
@@ -217,7 +221,7 @@ public final class XMLPullReader {
             startedName = number
             startedAttributeRange = Int(event.start)..<Int(event.start + event.count)
             let index = countChild(number, from: stack.isEmpty ? 0 : stack[stack.count - 1].countsStart)
-            stack.append(Frame(name: number, index: index, line: currentLine, countsStart: childCounts.count))
+            stack.append(Frame(name: number, index: index, line: currentLine, countsStart: childCountsEnd))
             if stack.count > limits.maximumDepth {
                 finished = true
                 throw error(.tooDeep, "elements are nested deeper than \(limits.maximumDepth) levels")
@@ -225,9 +229,7 @@ public final class XMLPullReader {
             return .start(name: number, index: index)
         case .end:
             let frame = stack.removeLast()
-            // Most elements are leaves, with no counts to remove (removing none still went
-            // through the generic range replacement).
-            if childCounts.count > frame.countsStart { childCounts.removeLast(childCounts.count - frame.countsStart) }
+            childCountsEnd = frame.countsStart
             endedName = frame.name
             // As libxml2's reader did: an end is placed on its element's start.
             currentLine = frame.line
@@ -247,20 +249,33 @@ public final class XMLPullReader {
 
     /// Counts a child called `name` of the element whose counts start at `start`; how many of
     /// that name it has had, this one included.
-    private func countChild(_ name: Int, from start: Int) -> Int { Self.count(name, in: &childCounts, from: start) }
+    private func countChild(_ name: Int, from start: Int) -> Int { Self.count(name, in: &childCounts, end: &childCountsEnd, from: start) }
 
     /// Counts one more child called `name` (a number) among the counts from `start`, a run of
     /// distinct names with their counts; how many of that name there have been, this one included.
     static func count(_ name: Int, in counts: inout [(name: Int, count: Int)], from start: Int) -> Int {
+        var end = counts.count
+        return count(name, in: &counts, end: &end, from: start)
+    }
+
+    /// Counts one more child called `name` (a number) among the counts from `start` to `end`, a
+    /// run of distinct names with their counts (those from `end` on are unused); how many of that
+    /// name there have been, this one included.
+    static func count(_ name: Int, in counts: inout [(name: Int, count: Int)], end: inout Int, from start: Int) -> Int {
         var i = start
-        while i < counts.count {
+        while i < end {
             if counts[i].name == name {
                 counts[i].count += 1
                 return counts[i].count
             }
             i += 1
         }
-        counts.append((name, 1))
+        if end < counts.count {
+            counts[end] = (name, 1)
+        } else {
+            counts.append((name, 1))
+        }
+        end += 1
         return 1
     }
 
@@ -278,7 +293,11 @@ public final class XMLPullReader {
 
     /// The events of one chunk of input, and, with the last, how the document ended.
     final class Batch {
-        @exclusivity(unchecked) var events: [Event] = []
+        /// The events, in memory of the batch's own as its text is: appending to an array cost
+        /// a uniqueness check and more per event, on the thread that is the longest.
+        @exclusivity(unchecked) private(set) var events: UnsafeMutablePointer<Event>
+        @exclusivity(unchecked) private(set) var eventCount = 0
+        @exclusivity(unchecked) private var eventCapacity: Int
         @exclusivity(unchecked) var attributes: [XMLAttribute] = []
         /// The names first met in this chunk, in the order of their numbers.
         var names: [XMLName] = []
@@ -294,57 +313,85 @@ public final class XMLPullReader {
         var parserMessage: (text: String, line: Int?)?
         var wellFormed = true
 
-        init(capacity: Int = 0) {
+        init(capacity: Int = 0, eventCapacity: Int = 0) {
             textCapacity = capacity
             text = .allocate(capacity: max(capacity, 1))
+            self.eventCapacity = max(eventCapacity, 1)
+            events = .allocate(capacity: self.eventCapacity)
         }
 
         deinit {
             text.deallocate()
+            // Events hold no references: nothing to deinitialize.
+            events.deallocate()
+        }
+
+        /// Adds an event, growing the memory as needed.
+        @inline(__always)
+        func add(_ event: Event) {
+            if eventCount == eventCapacity { growEvents() }
+            (events + eventCount).initialize(to: event)
+            eventCount += 1
+        }
+
+        /// Doubles the room for events.
+        @inline(never)
+        private func growEvents() {
+            let grown = UnsafeMutablePointer<Event>.allocate(capacity: eventCapacity * 2)
+            grown.moveInitialize(from: events, count: eventCount)
+            events.deallocate()
+            events = grown
+            eventCapacity *= 2
         }
 
         /// Adds a text node's bytes: a new text event, or more of the last one when `extending`.
         /// The callbacks' work on the batch is done in its own methods, where it is reached
         /// without a retain (from the callbacks, each access to the batch's arrays retained them).
+        @inline(__always)
         func addText(_ bytes: UnsafePointer<UInt8>, _ count: Int, line: Int32, extending: Bool) {
             let at = textCount
             append(bytes, count)
             if extending {
-                events[events.count - 1].count += Int32(count)
+                events[eventCount - 1].count += Int32(count)
             } else {
-                events.append(Event(kind: .text, name: 0, line: line, start: Int32(at), count: Int32(count)))
+                add(Event(kind: .text, name: 0, line: line, start: Int32(at), count: Int32(count)))
             }
         }
 
         /// Moves the last event (a text node's) to `line`.
         func moveLastEvent(to line: Int32) {
-            events[events.count - 1].line = line
+            events[eventCount - 1].line = line
         }
 
         /// Adds an element's end.
         func addEnd() {
-            events.append(Event(kind: .end, name: 0, line: 0, start: 0, count: 0))
+            add(Event(kind: .end, name: 0, line: 0, start: 0, count: 0))
         }
 
         /// Adds an element's start, its attributes being those from `firstAttribute` on.
         func addStart(name: Int, line: Int32, firstAttribute: Int) {
             let count = Int32(attributes.count - firstAttribute)
-            events.append(Event(kind: .start, name: Int32(name), line: line, start: Int32(firstAttribute), count: count))
+            add(Event(kind: .start, name: Int32(name), line: line, start: Int32(firstAttribute), count: count))
         }
 
         /// Adds text bytes, growing the buffer as needed.
+        @inline(__always)
         func append(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
-            if textCount + count > textCapacity {
-                var capacity = max(textCapacity * 2, 1024)
-                while capacity < textCount + count { capacity *= 2 }
-                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-                grown.update(from: text, count: textCount)
-                text.deallocate()
-                text = grown
-                textCapacity = capacity
-            }
+            if textCount + count > textCapacity { growText(to: textCount + count) }
             (text + textCount).update(from: bytes, count: count)
             textCount += count
+        }
+
+        /// Makes room for `needed` bytes of text, doubling the buffer.
+        @inline(never)
+        private func growText(to needed: Int) {
+            var capacity = max(textCapacity * 2, 1024)
+            while capacity < needed { capacity *= 2 }
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: text, count: textCount)
+            text.deallocate()
+            text = grown
+            textCapacity = capacity
         }
 
         /// The failure to report at the end, most specific first: our refusal, the source's
@@ -384,7 +431,10 @@ public final class XMLPullReader {
         /// How many names earlier batches have introduced.
         var namesSent = 0
         /// The batch being filled.
-        @exclusivity(unchecked) var batch = Batch()
+        @exclusivity(unchecked) var batch: Batch { didSet { filling = Unmanaged.passUnretained(batch) } }
+        /// `batch` for the callbacks, reached without a retain and release per event (a method
+        /// called on `batch` retained it around the call): `batch` keeps it alive.
+        @exclusivity(unchecked) private var filling: Unmanaged<Batch>
         /// The length of the text node being read, across chunks.
         @exclusivity(unchecked) var textRun = 0
         /// The batch's last event is a text node that more characters extend.
@@ -425,6 +475,9 @@ public final class XMLPullReader {
             self.limits = limits
             self.guardian = PrologGuard(limit: limits.maximumPrologBytes)
             self.markup = MarkupGuard(limit: limits.maximumMarkupBytes)
+            let first = Batch()
+            self.batch = first
+            self.filling = Unmanaged.passUnretained(first)
         }
 
         deinit {
@@ -487,7 +540,7 @@ public final class XMLPullReader {
             if context.pointee.wellFormed == 0 || textRefusal != nil {
                 if let textRefusal {
                     batch.refusal = textRefusal
-                    batch.events.append(Event(kind: .failure, name: 0, line: Int32(clamping: parserLine), start: 0, count: 0))
+                    batch.add(Event(kind: .failure, name: 0, line: Int32(clamping: parserLine), start: 0, count: 0))
                 }
                 ended = true
             } else if count == 0 {
@@ -543,7 +596,7 @@ public final class XMLPullReader {
             }
             if let textRefusal {
                 batch.refusal = textRefusal
-                batch.events.append(Event(kind: .failure, name: 0, line: Int32(clamping: parserLine), start: 0, count: 0))
+                batch.add(Event(kind: .failure, name: 0, line: Int32(clamping: parserLine), start: 0, count: 0))
             }
             ended = true
             let done = sealed()
@@ -560,9 +613,7 @@ public final class XMLPullReader {
         /// A batch with room for a chunk's events and text, so that they are not grown by
         /// copying: a 64 KiB chunk of indented XML holds a few thousand events.
         static func emptyBatch() -> Batch {
-            let batch = Batch(capacity: 1 << 16)
-            batch.events.reserveCapacity(4096)
-            return batch
+            Batch(capacity: 1 << 16, eventCapacity: 4096)
         }
 
         /// The batch filled so far with the names it introduced, and, once parsing has ended,
@@ -587,8 +638,7 @@ public final class XMLPullReader {
         @inline(__always)
         private func handOverIfFull() {
             guard pulling else { return }
-            unowned(unsafe) let batch = self.batch
-            guard batch.events.count >= 4096 || batch.textCount >= 1 << 16 else { return }
+            guard filling._withUnsafeGuaranteedRef({ $0.eventCount >= 4096 || $0.textCount >= 1 << 16 }) else { return }
             let full = sealed()
             self.batch = Self.emptyBatch()
             if !emit(full), let context {
@@ -749,8 +799,7 @@ public final class XMLPullReader {
             textRun = 0
             textOpen = false
             let number = names.number(local: qualified(local, prefix, uri), namespace: uri)
-            unowned(unsafe) let batch = self.batch
-            let first = batch.attributes.count
+            let first = filling._withUnsafeGuaranteedRef { $0.attributes.count }
             if count > 0, let values {
                 for i in 0..<count {
                     let at = values + 5 * i
@@ -762,10 +811,11 @@ public final class XMLPullReader {
                     } else {
                         value = ""
                     }
-                    batch.attributes.append(XMLAttribute(attribute, value))
+                    filling._withUnsafeGuaranteedRef { $0.attributes.append(XMLAttribute(attribute, value)) }
                 }
             }
-            batch.addStart(name: number, line: Int32(clamping: parserLine), firstAttribute: first)
+            let line = Int32(clamping: parserLine)
+            filling._withUnsafeGuaranteedRef { $0.addStart(name: number, line: line, firstAttribute: first) }
             noteTagEnd()
             handOverIfFull()
         }
@@ -794,7 +844,7 @@ public final class XMLPullReader {
         func end() {
             textRun = 0
             textOpen = false
-            batch.addEnd()
+            filling._withUnsafeGuaranteedRef { $0.addEnd() }
             noteTagEnd()
             handOverIfFull()
         }
@@ -832,10 +882,12 @@ public final class XMLPullReader {
             // A node's text may come in several calls (around references, across chunks):
             // one event while nothing else comes between (told by a flag: reading the last event
             // retained the events' array).
-            unowned(unsafe) let batch = self.batch
             let line = Int32(clamping: parserLine)
-            batch.addText(bytes, count, line: line, extending: textOpen)
-            if moveLine { batch.moveLastEvent(to: line) }
+            let extending = textOpen
+            filling._withUnsafeGuaranteedRef {
+                $0.addText(bytes, count, line: line, extending: extending)
+                if moveLine { $0.moveLastEvent(to: line) }
+            }
             textOpen = true
         }
 

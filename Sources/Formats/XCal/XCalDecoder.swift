@@ -66,7 +66,10 @@ struct XCalDecoder {
                 } else {
                     component.properties += try properties(child)
                 }
-            case .components: component.components += try xcalChildren(child).map(self.component)
+            case .components:
+                let list = try xcalChildren(child)
+                component.components.reserveCapacity(component.components.count + list.underestimatedCount)
+                for grandchild in list { component.components.append(try self.component(grandchild)) }
             default:
                 try repair(child, "\(element.local) holds \(child.local), which is neither properties nor components; skipped")
             }
@@ -74,26 +77,43 @@ struct XCalDecoder {
         return component
     }
 
+    // The loops below call the decoder's methods directly: `map(property)` made a closure that
+    // copied the decoder (its options' strings and dictionaries retained and released) for
+    // every list, a twentieth of decoding.
+
     func properties(_ element: XCalElement) throws -> [Property] {
-        try xcalChildren(element).map(property)
+        let children = try xcalChildren(element)
+        var read: [Property] = []
+        read.reserveCapacity(children.underestimatedCount)
+        for child in children { read.append(try property(child)) }
+        return read
     }
 
     func property(_ element: XCalElement) throws -> Property {
         let name = element.upperLocal
         var parameters: [Parameter] = []
-        var values: [XCalElement] = []
-        for child in try xcalChildren(element) {
+        let children = try xcalChildren(element)
+        var valueCount = 0
+        for child in children {
             if child.role == .parameters {
-                if parameters.isEmpty {
-                    parameters = try xcalChildren(child).map(parameter)
-                } else {
-                    parameters += try xcalChildren(child).map(parameter)
-                }
+                // Room made at once, as `map` made it (appending grew the array by copies).
+                let list = try xcalChildren(child)
+                parameters.reserveCapacity(parameters.count + list.underestimatedCount)
+                for element in list { parameters.append(try parameter(element)) }
             } else {
-                values.append(child)
+                valueCount += 1
             }
         }
-        var value = try self.value(values, of: element, property: name)
+        // The value elements, gathered on the stack: an array of them per property cost an
+        // allocation and its release, a twentieth of decoding.
+        var value = try withUnsafeTemporaryAllocation(of: XCalElement.self, capacity: valueCount) { buffer in
+            var filled = 0
+            for child in children where child.role != .parameters {
+                buffer.initializeElement(at: filled, to: child)
+                filled += 1
+            }
+            return try self.value(UnsafeBufferPointer(rebasing: buffer[..<filled]), of: element, property: name)
+        }
         if case .unknown(nil, let literal) = value, let i = parameters.firstIndex(where: { $0.name == XCalNames.declaredTypeParameter }),
             parameters[i].values.count == 1
         {
@@ -127,7 +147,7 @@ struct XCalDecoder {
     }
 
     /// The typed value of a property's value elements.
-    func value(_ values: [XCalElement], of property: XCalElement, property name: String) throws -> PropertyValue {
+    func value(_ values: UnsafeBufferPointer<XCalElement>, of property: XCalElement, property name: String) throws -> PropertyValue {
         // Looked up only where a value is repaired: most values never need it.
         var definition: PropertyDefinition? { PropertyTable.definition(name) }
         if values.isEmpty {
@@ -142,7 +162,7 @@ struct XCalDecoder {
             let type = definition?.defaultType
             let synthetic = property.tree.make(
                 name: XCalNames.name(type?.lowercaseName ?? "unknown"), text: text, line: property.line, path: property.path)
-            return try value([synthetic], of: property, property: name)
+            return try [synthetic].withUnsafeBufferPointer { try value($0, of: property, property: name) }
         }
         // Structured values are recognized by their parts, not by a type element.
         if values.contains(where: { $0.role == .latitude }) {
@@ -205,7 +225,7 @@ struct XCalDecoder {
         return v.text
     }
 
-    private func typed(_ values: [XCalElement], type: ValueType) throws -> PropertyValue {
+    private func typed(_ values: UnsafeBufferPointer<XCalElement>, type: ValueType) throws -> PropertyValue {
         func single() throws -> XCalElement {
             guard values.count == 1 else { throw Mismatch(message: "\(values.count) values where one is allowed") }
             return values[0]
