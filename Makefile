@@ -118,7 +118,7 @@ mutate: deps
 # again in its own scratch directory (.build-asan, .build-tsan): too long for CI's budget, so run
 # by hand (FUZZING.md has results). The whole suite under TSan takes hours on a shared 2-core
 # machine (`make test-sanitized TSAN_TESTS=.` runs it).
-TSAN_TESTS ?= ParallelReadTests|ParallelXMLReadTests|ParallelGraphTests|ParallelJSCalendarTests|OrderedWorkerPoolTests|PrefetcherTests|PrefetchingReaderTests|StreamingTests|BatchConversionTests|CalDAVClientTests|CalDAVLiveTests
+TSAN_TESTS ?= ParallelReadTests|ParallelXMLReadTests|XMLPullReaderModesTests|ParallelGraphTests|ParallelJSCalendarTests|OrderedWorkerPoolTests|PrefetcherTests|PrefetchingReaderTests|StreamingTests|BatchConversionTests|CalDAVClientTests|CalDAVLiveTests
 test-sanitized: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	LSAN_OPTIONS="suppressions=$(CURDIR)/scripts/lsan.supp:$${LSAN_OPTIONS:-}" \
