@@ -129,22 +129,44 @@ public struct Participant: Hashable, Sendable, CopyOnWriteFields {
         email ?? Self.mailtoAddress(url)
     }
 
+    /// Whether `emailAddress` is not nil, told without making the address (writers check every
+    /// participant for one).
+    public var hasEmailAddress: Bool {
+        if email != nil { return true }
+        var bytesOfURL = url
+        if let decided = bytesOfURL.withUTF8(Self.hasMailtoScheme) { return decided }
+        return url.lowercased().hasPrefix("mailto:")
+    }
+
+    /// Whether the bytes of a url begin with `mailto:` in any case, or nil when a byte of the
+    /// first eight is not ASCII (lower-casing the String decides then).
+    ///
+    /// Decided on the bytes when the first eight (or all of a shorter url) are ASCII: lower-
+    /// casing the whole address made a String per call, most of a writer's cost of an
+    /// address. An ASCII byte after the colon keeps it a character of its own, so the bytes
+    /// decide as `lowercased().hasPrefix("mailto:")` does.
+    private static func hasMailtoScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        var i = 0
+        while i < 8, i < bytes.count {
+            guard bytes[i] < 0x80 else { return nil }
+            i += 1
+        }
+        guard bytes.count >= 7 else { return false }
+        let scheme: StaticString = "mailto:"
+        for i in 0..<7 {
+            let byte = bytes[i]
+            if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != scheme.utf8Start[i] { return false }
+        }
+        return true
+    }
+
     /// What follows the scheme of a `mailto:` URL (in any case), nil when `url` is not one:
     /// what `url.lowercased().hasPrefix("mailto:")` tells.
     public static func mailtoAddress(_ url: String) -> String? {
-        // Decided on the bytes when the first eight (or all of a shorter url) are ASCII: lower-
-        // casing the whole address made a String per call, most of a writer's cost of an
-        // address. An ASCII byte after the colon keeps it a character of its own, so the bytes
-        // decide as `lowercased().hasPrefix("mailto:")` does. (nil: not decided.)
         var bytesOfURL = url
         let decided: String?? = bytesOfURL.withUTF8 { bytes in
-            guard !bytes.prefix(8).contains(where: { $0 >= 0x80 }) else { return nil }
-            guard bytes.count >= 7 else { return .some(nil) }
-            let scheme: StaticString = "mailto:"
-            for i in 0..<7 {
-                let byte = bytes[i]
-                if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != scheme.utf8Start[i] { return .some(nil) }
-            }
+            guard let isMailto = hasMailtoScheme(bytes) else { return nil }
+            guard isMailto else { return .some(nil) }
             return .some(String(decoding: UnsafeBufferPointer(rebasing: bytes[7...]), as: UTF8.self))
         }
         if let decided { return decided }

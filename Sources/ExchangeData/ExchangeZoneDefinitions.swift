@@ -25,6 +25,11 @@ public struct ExchangeZoneDefinitions {
     /// How each TZID is moved over the years of the events met so far (a definition agrees with
     /// a known zone over some years and not others, as `TimeZoneNormalizer` judges).
     private var moves: [String: Move] = [:]
+    /// TZIDs met that name a zone by themselves (what a name resolves to never changes): every
+    /// time of every event is checked, and a file names a handful of zones, so a look through
+    /// them (lengths first) spares resolving the name (a lock and a hashed look-up) each time.
+    private var namedZones: [String] = []
+    private static let namedZonesKept = 32
 
     /// No definitions yet.
     public init() {}
@@ -40,13 +45,24 @@ public struct ExchangeZoneDefinitions {
     /// message for each TZID whose zone did not survive (moved onto UTC), for the writer to report.
     public mutating func resolving(_ event: Event, lost: inout [String]) -> Event {
         var unknown: [String] = []
+        let named = namedZones
+        var newlyNamed: [String] = []
         func visit(_ field: DateTimeField, _ value: CalendarDateTime) {
-            if case .zone(let tzid) = value.reference, !unknown.contains(tzid), Self.resolver.resolveName(tzid).zoneID == nil {
+            guard case .zone(let tzid) = value.reference else { return }
+            let length = tzid.utf8.count
+            func among(_ list: [String]) -> Bool { list.contains { $0.utf8.count == length && $0 == tzid } }
+            if among(named) || among(newlyNamed) || unknown.contains(tzid) { return }
+            if Self.resolver.resolveName(tzid).zoneID == nil {
                 unknown.append(tzid)
+            } else {
+                newlyNamed.append(tzid)
             }
         }
         event.item.forEachDateTime(visit)
         if let end = event.end { visit(.end, end) }
+        if !newlyNamed.isEmpty, namedZones.count < Self.namedZonesKept {
+            namedZones += newlyNamed.prefix(Self.namedZonesKept - namedZones.count)
+        }
         guard !unknown.isEmpty else { return event }
         let years = TimeZoneNormalizer.years(of: .event(event))
         var chosen: [String: Move] = [:]

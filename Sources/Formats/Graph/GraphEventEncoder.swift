@@ -88,7 +88,7 @@ struct GraphEventEncoder {
         return o
     }
 
-    private func text(_ p: Property) -> String? {
+    private static func text(_ p: Property) -> String? {
         switch p.value {
         case .text(let t): t.first
         case .unknown(_, let literal): literal
@@ -109,17 +109,17 @@ struct GraphEventEncoder {
                 losses.append(Self.floatingLoss("DTEND"))
             }
         }
-        if let organizer = event.organizer, organizer.emailAddress == nil {
+        if let organizer = event.organizer, !organizer.hasEmailAddress {
             losses.append(Loss(field: "ORGANIZER", message: "organizer \(organizer.url) has no email address; Graph needs one"))
         }
         // A proposed time is a UTC timestamp (`GraphDateTimes.timestamp`): never floating.
-        for a in event.attendees where a.emailAddress == nil {
+        for a in event.attendees where !a.hasEmailAddress {
             losses.append(Loss(field: "ATTENDEE", message: "attendee \(a.url) has no email address; Graph needs one"))
         }
         // Every classification but an unknown one has a sensitivity (`ExchangeSensitivity`).
         if case .other? = event.classification,
             ExchangeSensitivity(
-                classification: event.classification, keptWord: Self.property(ExchangeProperties.sensitivity, in: event.properties).flatMap(text))
+                classification: event.classification, keptWord: Self.property(ExchangeProperties.sensitivity, in: event.properties).flatMap(Self.text))
                 == nil
         {
             losses.append(Loss(field: "CLASS", message: "CLASS \(String(describing: event.classification)) has no Graph sensitivity"))
@@ -131,6 +131,63 @@ struct GraphEventEncoder {
         props.first { $0.name == name }
     }
 
+    /// The texts of the generic properties `body` reads (Exchange's and Graph's X- names),
+    /// each of the first property of its name, and which names were there. Texts, not
+    /// properties: a property is a few hundred bytes to copy and to test for nil.
+    private struct ReadProperties {
+        var htmlDescription: String?
+        var busyStatus: String?
+        var sensitivity: String?
+        var disallowCounter: String?
+        var onlineMeetingProvider: String?
+        var transactionID: String?
+        var hasBusyStatus = false
+        var hasSensitivity = false
+
+        /// Found in one pass, names told apart by their length first: a look-up per name
+        /// (`first(where:)`, seven a body) compared and copied every property each time.
+        init(_ props: [Property]) {
+            var found: UInt8 = 0
+            props.withUnsafeBufferPointer { all in
+                var i = 0
+                while i < all.count {
+                    let n = all[i].name.utf8.count
+                    func take(_ bit: UInt8, _ wanted: String) -> Bool {
+                        guard found & bit == 0, n == wanted.utf8.count, all[i].name == wanted else { return false }
+                        found |= bit
+                        return true
+                    }
+                    if take(1, ExchangeProperties.htmlDescription) { htmlDescription = GraphEventEncoder.text(all[i]) }
+                    if take(2, ExchangeProperties.busyStatus) {
+                        busyStatus = GraphEventEncoder.text(all[i])
+                        hasBusyStatus = true
+                    }
+                    if take(4, ExchangeProperties.sensitivity) {
+                        sensitivity = GraphEventEncoder.text(all[i])
+                        hasSensitivity = true
+                    }
+                    if take(8, GraphPropertyNames.disallowCounter) { disallowCounter = GraphEventEncoder.text(all[i]) }
+                    if take(16, GraphPropertyNames.onlineMeetingProvider) { onlineMeetingProvider = GraphEventEncoder.text(all[i]) }
+                    if take(32, ExchangeProperties.graphTransactionID) { transactionID = GraphEventEncoder.text(all[i]) }
+                    i += 1
+                }
+            }
+        }
+
+        /// Looked up in a long list's index (`GraphPropertyIndexMemo`).
+        init(index: [String: Property]) {
+            func text(_ name: String) -> String? { index[name].flatMap(GraphEventEncoder.text) }
+            htmlDescription = text(ExchangeProperties.htmlDescription)
+            busyStatus = text(ExchangeProperties.busyStatus)
+            hasBusyStatus = index[ExchangeProperties.busyStatus] != nil
+            sensitivity = text(ExchangeProperties.sensitivity)
+            hasSensitivity = index[ExchangeProperties.sensitivity] != nil
+            disallowCounter = text(GraphPropertyNames.disallowCounter)
+            onlineMeetingProvider = text(GraphPropertyNames.onlineMeetingProvider)
+            transactionID = text(ExchangeProperties.graphTransactionID)
+        }
+    }
+
     /// The body of one event. `recurrence` is the master's pattern, already checked. What it
     /// cannot say is `losses(event)`.
     func body(_ event: Event, recurrence: ExchangeRecurrence?) -> JSONObject {
@@ -138,15 +195,11 @@ struct GraphEventEncoder {
         // Room for a body's usual members at once (grown one by one, reallocated five times).
         o.members.reserveCapacity(24)
         let props = event.properties
-        let index = props.count >= Self.longList ? longListIndex.firstByName(props) : nil
-        func property(_ name: String) -> Property? {
-            if let index { return index[name] }
-            return Self.property(name, in: props)
-        }
+        let read = props.count >= Self.longList ? ReadProperties(index: longListIndex.firstByName(props)) : ReadProperties(props)
 
         if let title = event.title { o.append("subject", title) }
         var body = JSONObject()
-        if let html = property(ExchangeProperties.htmlDescription).flatMap(text) {
+        if let html = read.htmlDescription {
             body.append("contentType", "html")
             body.append("content", html)
         } else if let notes = event.notes {
@@ -218,14 +271,13 @@ struct GraphEventEncoder {
         if !attendees.isEmpty { o.append("attendees", .array(attendees)) }
         if let expectsReply { o.append("responseRequested", .bool(expectsReply)) }
 
-        let busy = property(ExchangeProperties.busyStatus).flatMap(text).flatMap { ExchangeBusyStatus(cdo: $0) }
+        let busy = read.busyStatus.flatMap { ExchangeBusyStatus(cdo: $0) }
             ?? ExchangeBusyStatus(availability: event.busyStatus, transparency: event.transparency)
-        if property(ExchangeProperties.busyStatus) != nil || event.transparency != nil || event.busyStatus != nil {
+        if read.hasBusyStatus || event.transparency != nil || event.busyStatus != nil {
             o.append("showAs", busy.graph)
         }
-        if event.classification != nil || property(ExchangeProperties.sensitivity) != nil {
-            if let s = ExchangeSensitivity(
-                classification: event.classification, keptWord: property(ExchangeProperties.sensitivity).flatMap(text))
+        if event.classification != nil || read.hasSensitivity {
+            if let s = ExchangeSensitivity(classification: event.classification, keptWord: read.sensitivity)
             {
                 o.append("sensitivity", s.graph)
             }
@@ -245,14 +297,14 @@ struct GraphEventEncoder {
         }
         let categories = event.item.allCategories
         if !categories.isEmpty { o.append("categories", .array(categories.map { .string($0) })) }
-        if let disallow = property(GraphPropertyNames.disallowCounter).flatMap(text) {
+        if let disallow = read.disallowCounter {
             o.append("allowNewTimeProposals", .bool(disallow.uppercased() != "TRUE"))
         }
-        if let provider = property(GraphPropertyNames.onlineMeetingProvider).flatMap(text) {
+        if let provider = read.onlineMeetingProvider {
             o.append("isOnlineMeeting", .bool(true))
             o.append("onlineMeetingProvider", provider)
         }
-        if let transaction = property(ExchangeProperties.graphTransactionID).flatMap(text) { o.append("transactionId", transaction) }
+        if let transaction = read.transactionID { o.append("transactionId", transaction) }
         return o
     }
 
@@ -266,7 +318,7 @@ struct GraphEventEncoder {
     /// An RFC 9073 VLOCATION as Graph's `location`.
     private func location(_ c: Component) -> JSONObject {
         var l = JSONObject()
-        func text(_ name: String) -> String? { c.property(name).flatMap(self.text) }
+        func text(_ name: String) -> String? { c.property(name).flatMap(Self.text) }
         if let name = text("NAME") { l.append("displayName", name) }
         if let type = text(GraphPropertyNames.locationType) { l.append("locationType", type) }
         if let id = text("UID") { l.append("uniqueId", id) }

@@ -192,8 +192,10 @@ public struct GraphWriter: CalendarWriter {
             try writeSingle(e, line: line)
         } else {
             let held = HeldBody()
-            report(encoder.losses(e), line: line)
+            // The losses found first and reported after: reporting them as they were found copied
+            // the whole writer for the call.
             let (encoder, completer) = (self.encoder, self.completer)
+            report(encoder.losses(e), line: line)
             try submit {
                 held.text = completer.single(encoder.body(e, recurrence: nil), original: e)
                 return .nothing
@@ -242,8 +244,8 @@ public struct GraphWriter: CalendarWriter {
     }
 
     private mutating func writeSingle(_ e: Event, line: Int) throws {
-        report(encoder.losses(e), line: line)
         let (encoder, completer) = (self.encoder, self.completer)
+        report(encoder.losses(e), line: line)
         try submit { .body(completer.single(encoder.body(e, recurrence: nil), original: e)) }
     }
 

@@ -222,7 +222,7 @@ extension JSONOutput {
         if !r.properties.isEmpty || !renderedProperties.isEmpty {
             key("properties")
             beginArray()
-            for p in r.properties { jcalProperty(p) }
+            jcalProperties(r.properties)
             if !renderedProperties.isEmpty { rawValue(renderedProperties) }
             endArray()
         }

@@ -13,7 +13,7 @@ extension JSONOutput {
         beginArray()
         lowercasedString(c.name)
         beginArray()
-        for p in c.properties { jcalProperty(p) }
+        jcalProperties(c.properties)
         endArray()
         beginArray()
         for sub in c.components { jcalComponent(sub) }
@@ -25,12 +25,16 @@ extension JSONOutput {
     /// did not parse as that type (`X-MAYBE;VALUE=BOOLEAN:MAYBE`) or is of an extension type.
     public static let declaredTypeParameter = "X-CALPORT-VALUE-TYPE"
 
-    /// The zone a TZID parameter must name for a value, if any (the model keeps it in the value).
-    private static func anchorZone(_ value: PropertyValue) -> String? {
+    /// The zone a TZID parameter must name for a value, if any (the model keeps it in the value),
+    /// and the declared type of an `unknown` value: what the parameters need of the value, found
+    /// in one look at it (matching the value in `jcalProperty` itself copied the whole value,
+    /// a recurrence rule's worth of bytes, for every property).
+    private static func parameterFacts(_ value: PropertyValue) -> (zone: String?, declaredType: String?) {
         switch value {
-        case .dateTimes(let d): return d.first?.reference.zoneIdentifier
-        case .periods(let p): return p.first?.start.reference.zoneIdentifier
-        default: return nil
+        case .dateTimes(let d): return (d.first?.reference.zoneIdentifier, nil)
+        case .periods(let p): return (p.first?.start.reference.zoneIdentifier, nil)
+        case .unknown(let type, _): return (nil, type)
+        default: return (nil, nil)
         }
     }
 
@@ -45,18 +49,35 @@ extension JSONOutput {
         }
     }
 
+    /// Writes each property of `list` (`jcalProperty`), read in place: a `for` loop copied
+    /// each property (a recurrence rule's worth of bytes, and a retain of each of its parts).
+    public mutating func jcalProperties(_ list: [Property]) {
+        list.withUnsafeBufferPointer { all in
+            var i = 0
+            while i < all.count {
+                jcalProperty(all[i])
+                i += 1
+            }
+        }
+    }
+
     /// Writes a property as `[name, {parameters}, type, value, …]`.
     public mutating func jcalProperty(_ p: Property) {
         beginArray()
         lowercasedString(p.name)
         beginObject()
-        if let zone = Self.anchorZone(p.value), !p.parameters.contains(where: { $0.name == "TZID" }) {
+        let facts = Self.parameterFacts(p.value)
+        if let zone = facts.zone, !p.parameters.contains(where: { $0.name == "TZID" }) {
             jcalParameter("TZID", [zone])
         }
-        for parameter in p.parameters where parameter.name != "VALUE" {
-            jcalParameter(parameter.name, parameter.values)
+        p.parameters.withUnsafeBufferPointer { all in
+            var i = 0
+            while i < all.count {
+                if all[i].name != "VALUE" { jcalParameter(all[i].name, all[i].values) }
+                i += 1
+            }
         }
-        if case .unknown(let type?, _) = p.value {
+        if let type = facts.declaredType {
             // A value that did not parse as its declared type, or of a type no table knows:
             // jCal cannot carry it under that type, so it travels as `unknown` (RFC 7265 §5)
             // and the declared type, spelled as the source spelled it, in a parameter of its own.
@@ -67,7 +88,7 @@ extension JSONOutput {
         endArray()
     }
 
-    /// Writes the type and values of a property called `name` (its definition is looked up
+    /// Writes the type and values of a property called `name` (its table entry is looked up
     /// only for untyped text, the one case that needs it: the lookup was ~10% of a property).
     private mutating func jcalValue(_ value: PropertyValue, name: String) {
         switch value {
@@ -76,14 +97,14 @@ extension JSONOutput {
             for v in values { string(v) }
         case .dateTimes(let values):
             if values.first?.isDateOnly ?? false { plainString("date") } else { plainString("date-time") }
-            for v in values { string(ISO8601Text.dateTime(v)) }
+            for v in values { dateTimeString(v) }
         case .periods(let values):
             plainString("period")
             for p in values {
                 beginArray()
-                string(ISO8601Text.dateTime(p.start))
+                dateTimeString(p.start)
                 switch p.extent {
-                case .end(let e): string(ISO8601Text.dateTime(e))
+                case .end(let e): dateTimeString(e)
                 case .duration(let d): string(d.rfc5545Text)
                 }
                 endArray()
@@ -125,7 +146,9 @@ extension JSONOutput {
             plainString("time")
             for t in times { string(ISO8601Text.time(t) + (utc ? "Z" : "")) }
         case .unknown(let type, let literal):
-            if type == nil, PropertyTable.definition(name)?.isStructured == true, let parts = Self.structuredParts(literal) {
+            // Structured text has two or three parts, so a `;`: the name is looked up only then
+            // (the look-up cost more than writing the value; memchr skims a long HTML value).
+            if type == nil, Self.containsSemicolon(literal), PropertyTable.info(name).isStructured, let parts = Self.structuredParts(literal) {
                 // REQUEST-STATUS (RFC 7265 §3.4.1.2), when its parts give back the same text.
                 plainString("text")
                 beginArray()
@@ -136,6 +159,13 @@ extension JSONOutput {
                 string(literal)
             }
         }
+    }
+
+    private static func containsSemicolon(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, Int32(UInt8(ascii: ";")), bytes.count) != nil
+        } ?? true
     }
 
     /// The unescaped parts of structured text, or nil when escaping them again would not give

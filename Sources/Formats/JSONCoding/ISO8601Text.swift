@@ -91,18 +91,51 @@ public enum ISO8601Text {
     /// zone travels beside it). A DATE value prints as a date.
     public static func dateTime(_ v: CalendarDateTime) -> String {
         guard let t = v.time else { return date(v.date) }
-        let fast = formatted(20) { p, i in
-            guard dateBytes(v.date, p, &i) else { return false }
-            p[i] = UInt8(ascii: "T")
-            i += 1
-            guard timeBytes(t, p, &i) else { return false }
-            if v.reference == .utc {
-                p[i] = UInt8(ascii: "Z")
-                i += 1
-            }
+        let fast = formatted(dateTimeCapacity) { p, i in dateTimeBytes(v, t, p, &i) }
+        return fast ?? date(v.date) + "T" + time(t) + (v.reference == .utc ? "Z" : "")
+    }
+
+    /// `dateTime(v)` followed by `suffix` (Graph's `.0000000`), made as one String.
+    public static func dateTime(_ v: CalendarDateTime, suffix: StaticString) -> String {
+        guard let t = v.time else { return date(v.date) + String(describing: suffix) }
+        let n = suffix.utf8CodeUnitCount
+        let fast = formatted(dateTimeCapacity + n) { p, i in
+            guard dateTimeBytes(v, t, p, &i) else { return false }
+            for k in 0..<n { p[i + k] = suffix.utf8Start[k] }
+            i += n
             return true
         }
-        return fast ?? date(v.date) + "T" + time(t) + (v.reference == .utc ? "Z" : "")
+        return fast ?? dateTime(v) + String(describing: suffix)
+    }
+
+    /// The most bytes `write(dateTime:to:)` writes.
+    public static let dateTimeCapacity = 20
+
+    /// Writes the bytes of `dateTime(v)` at the start of `p` (`dateTimeCapacity` bytes at
+    /// least) and returns how many, or nil when a field does not fit (`dateTime(v)` then
+    /// says it): for writers that put the text straight into their buffer.
+    @inline(__always)
+    public static func write(dateTime v: CalendarDateTime, to p: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        var i = 0
+        if let t = v.time {
+            guard dateTimeBytes(v, t, p, &i) else { return nil }
+        } else {
+            guard dateBytes(v.date, p, &i) else { return nil }
+        }
+        return i
+    }
+
+    @inline(__always)
+    private static func dateTimeBytes(_ v: CalendarDateTime, _ t: TimeOfDay, _ p: UnsafeMutableBufferPointer<UInt8>, _ i: inout Int) -> Bool {
+        guard dateBytes(v.date, p, &i) else { return false }
+        p[i] = UInt8(ascii: "T")
+        i += 1
+        guard timeBytes(t, p, &i) else { return false }
+        if v.reference == .utc {
+            p[i] = UInt8(ascii: "Z")
+            i += 1
+        }
+        return true
     }
 
     private struct Scanner {

@@ -190,6 +190,27 @@ public struct JSONOutput {
         needsComma = true
     }
 
+    /// Writes `ISO8601Text.dateTime(v)` as a string value, formatted straight into the buffer
+    /// (no String made: jCal writes a date-time for most kept properties). Its bytes need no
+    /// escape.
+    public mutating func dateTimeString(_ v: CalendarDateTime) {
+        comma()
+        let quote = insideString ? 2 : 1
+        reserve(ISO8601Text.dateTimeCapacity &+ 2 &* quote)
+        storeQuote(at: count, insideString)
+        var k = count &+ quote
+        guard let n = ISO8601Text.write(dateTime: v, to: UnsafeMutableBufferPointer(start: base + k, count: ISO8601Text.dateTimeCapacity))
+        else {
+            appendQuoted(ISO8601Text.dateTime(v))
+            needsComma = true
+            return
+        }
+        k &+= n
+        storeQuote(at: k, insideString)
+        count = k &+ quote
+        needsComma = true
+    }
+
     /// Writes `value.lowercased()` as a string value. iCalendar names (jCal writes every one
     /// lower-case) are ASCII: lowered on the way into the buffer, with no String made.
     public mutating func lowercasedString(_ value: String) {
@@ -210,35 +231,43 @@ public struct JSONOutput {
     /// written) otherwise. One pass checks and lowers each byte (jCal writes every property
     /// name through here); a name that needs more is taken back.
     private mutating func appendQuotedLowercasedASCII(_ s: String) -> Bool {
-        var s = s
-        return s.withUTF8 { utf8 in
-            let start = count
-            appendQuote()
+        s.utf8.withContiguousStorageIfAvailable { utf8 in
+            let n = utf8.count
+            // Room for the name and its quotes, escaped ones inside `stringOfJSON`, at once.
+            let quote = insideString ? 2 : 1
+            reserve(n &+ 2 &* quote)
+            storeQuote(at: count, insideString)
+            var k = count &+ quote
             if let from = utf8.baseAddress {
-                let n = utf8.count
-                reserve(n)
                 for i in 0..<n {
                     let b = from[i]
-                    guard b < 0x80, !JSONStringBytes.isSpecial(b) else {
-                        count = start
-                        return false
-                    }
-                    base[count &+ i] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+                    guard b < 0x80, !JSONStringBytes.isSpecial(b) else { return false }
+                    base[k &+ i] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
                 }
-                count &+= n
+                k &+= n
             }
-            appendQuote()
+            storeQuote(at: k, insideString)
+            count = k &+ quote
             return true
-        }
+        } ?? false
     }
 
     /// Writes a string value that needs no escape (ASCII without `"`, `\` or control bytes):
     /// jCal's type names, one a property, skip the scan for escapes.
     public mutating func plainString(_ value: StaticString) {
         comma()
-        appendQuote()
-        append(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount))
-        appendQuote()
+        // Room for the text and its quotes at once; the bytes stored one by one (a type name
+        // is a few bytes: a memcpy call cost more).
+        let n = value.utf8CodeUnitCount
+        let quote = insideString ? 2 : 1
+        reserve(n &+ 2 &* quote)
+        storeQuote(at: count, insideString)
+        var k = count &+ quote
+        let from = value.utf8Start
+        for i in 0..<n { base[k &+ i] = from[i] }
+        k &+= n
+        storeQuote(at: k, insideString)
+        count = k &+ quote
         needsComma = true
     }
 
@@ -327,15 +356,27 @@ public struct JSONOutput {
             append(utf8: text)
             needsComma = true
         case .string(let s): string(s)
+        // Elements and members are read in place: a `for` loop copied each (a retain and a
+        // release of its parts), for every value of every body a writer renders.
         case .array(let elements):
             beginArray()
-            for e in elements { self.value(e) }
+            elements.withUnsafeBufferPointer { all in
+                var i = 0
+                while i < all.count {
+                    self.value(all[i])
+                    i += 1
+                }
+            }
             endArray()
         case .object(let object):
             beginObject()
-            for m in object.members {
-                key(m.key)
-                self.value(m.value)
+            object.members.withUnsafeBufferPointer { all in
+                var i = 0
+                while i < all.count {
+                    key(all[i].key)
+                    self.value(all[i].value)
+                    i += 1
+                }
             }
             endObject()
         }
@@ -344,113 +385,104 @@ public struct JSONOutput {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     private mutating func appendQuoted(_ s: String) {
+        // Read in place: `withUTF8` needs a `var` copy of the string (a retain and release a
+        // string, most of the strings a body writes being short).
+        if s.utf8.withContiguousStorageIfAvailable({ appendQuoted($0) }) != nil { return }
         var s = s
         s.withUTF8 { appendQuoted($0) }
     }
 
     private mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
-        if _slowPath(insideString) { return appendQuotedInsideString(utf8) }
-        do {
-            let n = utf8.count
-            guard let from = utf8.baseAddress else {
-                append("\"\"")
-                return
-            }
-            // Plain runs are found a word at a time and copied whole.
-            let first = JSONStringBytes.plainRunEnd(from, from: 0, end: n)
-            if first == n {
-                reserve(n &+ 2)
-                base[count] = UInt8(ascii: "\"")
-                (base + (count &+ 1)).initialize(from: from, count: n)
-                base[count &+ 1 &+ n] = UInt8(ascii: "\"")
-                count &+= n &+ 2
-                return
-            }
-            // A string with escapes (Graph's kept iCalendar is JSON text: a quote every ~9
-            // bytes) gets room for its longest escaped form (6 bytes a byte) once, and is copied
-            // a word at a time as it is scanned: a memcpy call per short run cost more than the
-            // run. A word is stored only where 8 input bytes remain, so stores stay in the room.
-            reserve(first &+ 6 &* (n &- first) &+ 2)
-            var k = count
-            base[k] = UInt8(ascii: "\"")
-            k &+= 1
-            (base + k).initialize(from: from, count: first)
-            k &+= first
-            var i = first
-            while true {
-                JSONStringBytes.copyPlainWords(from, &i, end: n, to: base, &k)
-                guard i < n else { break }
-                let b = from[i]
-                i &+= 1
-                guard JSONStringBytes.isSpecial(b) else {
-                    base[k] = b
-                    k &+= 1
-                    continue
-                }
-                base[k] = 0x5C
-                k &+= 1
-                switch b {
-                case 0x22: base[k] = 0x22
-                case 0x5C: base[k] = 0x5C
-                case 0x0A: base[k] = UInt8(ascii: "n")
-                case 0x0D: base[k] = UInt8(ascii: "r")
-                case 0x09: base[k] = UInt8(ascii: "t")
-                case 0x08: base[k] = UInt8(ascii: "b")
-                case 0x0C: base[k] = UInt8(ascii: "f")
-                default:
-                    base[k] = UInt8(ascii: "u")
-                    base[k &+ 1] = 48
-                    base[k &+ 2] = 48
-                    base[k &+ 3] = Self.hexDigits[Int(b >> 4)]
-                    base[k &+ 4] = Self.hexDigits[Int(b & 15)]
-                    k &+= 4
-                }
-                k &+= 1
-            }
-            base[k] = UInt8(ascii: "\"")
-            count = k &+ 1
-        }
+        if _slowPath(insideString) { return appendQuoted(utf8, escapedOnceMore: true) }
+        appendQuoted(utf8, escapedOnceMore: false)
     }
 
-    /// `appendQuoted` inside `stringOfJSON`: the quotes and each escape escaped once more
-    /// (`"` is `\\\"`, a line break `\\n`), plain runs copied whole.
-    private mutating func appendQuotedInsideString(_ utf8: UnsafeBufferPointer<UInt8>) {
-        appendQuote()
-        if let from = utf8.baseAddress {
-            let n = utf8.count
-            var i = 0
-            while i < n {
-                let run = JSONStringBytes.plainRunEnd(from, from: i, end: n)
-                append(UnsafeBufferPointer(start: from + i, count: run &- i))
-                i = run
-                guard i < n else { break }
-                let b = from[i]
-                i &+= 1
-                // The backslash of the inner escape, escaped.
-                append(0x5C)
-                append(0x5C)
-                switch b {
-                case 0x22:
-                    append(0x5C)
-                    append(0x22)
-                case 0x5C:
-                    append(0x5C)
-                    append(0x5C)
-                case 0x0A: append(UInt8(ascii: "n"))
-                case 0x0D: append(UInt8(ascii: "r"))
-                case 0x09: append(UInt8(ascii: "t"))
-                case 0x08: append(UInt8(ascii: "b"))
-                case 0x0C: append(UInt8(ascii: "f"))
-                default:
-                    append(UInt8(ascii: "u"))
-                    append(48)
-                    append(48)
-                    append(Self.hexDigits[Int(b >> 4)])
-                    append(Self.hexDigits[Int(b & 15)])
-                }
-            }
+    /// Appends `utf8` as a JSON string; `escapedOnceMore` (inside `stringOfJSON`): its quotes and
+    /// each escape escaped once more (`"` is `\\\"`, a line break `\\n`), as Graph's kept
+    /// iCalendar writes every jCal string.
+    @inline(__always)
+    private mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, escapedOnceMore: Bool) {
+        // The bytes of a quote and of an escape's backslash.
+        let quote = escapedOnceMore ? 2 : 1
+        let n = utf8.count
+        guard let from = utf8.baseAddress, n > 0 else {
+            reserve(2 &* quote)
+            storeQuote(at: count, escapedOnceMore)
+            storeQuote(at: count &+ quote, escapedOnceMore)
+            count &+= 2 &* quote
+            return
         }
-        appendQuote()
+        // Plain runs are found a word at a time and copied whole.
+        let first = JSONStringBytes.plainRunEnd(from, from: 0, end: n)
+        if first == n {
+            reserve(n &+ 2 &* quote)
+            storeQuote(at: count, escapedOnceMore)
+            (base + (count &+ quote)).initialize(from: from, count: n)
+            storeQuote(at: count &+ quote &+ n, escapedOnceMore)
+            count &+= n &+ 2 &* quote
+            return
+        }
+        // A string with escapes (Graph's kept iCalendar is JSON text: a quote every ~9 bytes)
+        // gets room for its longest escaped form (6 bytes a byte, 7 escaped once more) once, and
+        // is copied a word at a time as it is scanned: a memcpy call per short run cost more
+        // than the run. A word is stored only where 8 input bytes remain, so stores stay in the
+        // room.
+        reserve(first &+ (5 &+ quote) &* (n &- first) &+ 2 &* quote)
+        var k = count
+        storeQuote(at: k, escapedOnceMore)
+        k &+= quote
+        (base + k).initialize(from: from, count: first)
+        k &+= first
+        var i = first
+        while true {
+            JSONStringBytes.copyPlainWords(from, &i, end: n, to: base, &k)
+            guard i < n else { break }
+            let b = from[i]
+            i &+= 1
+            guard JSONStringBytes.isSpecial(b) else {
+                base[k] = b
+                k &+= 1
+                continue
+            }
+            // The escape's backslash (itself escaped once more).
+            base[k] = 0x5C
+            if escapedOnceMore { base[k &+ 1] = 0x5C }
+            k &+= quote
+            switch b {
+            case 0x22, 0x5C:
+                if escapedOnceMore {
+                    base[k] = 0x5C
+                    k &+= 1
+                }
+                base[k] = b
+            case 0x0A: base[k] = UInt8(ascii: "n")
+            case 0x0D: base[k] = UInt8(ascii: "r")
+            case 0x09: base[k] = UInt8(ascii: "t")
+            case 0x08: base[k] = UInt8(ascii: "b")
+            case 0x0C: base[k] = UInt8(ascii: "f")
+            default:
+                base[k] = UInt8(ascii: "u")
+                base[k &+ 1] = 48
+                base[k &+ 2] = 48
+                base[k &+ 3] = Self.hexDigits[Int(b >> 4)]
+                base[k &+ 4] = Self.hexDigits[Int(b & 15)]
+                k &+= 4
+            }
+            k &+= 1
+        }
+        storeQuote(at: k, escapedOnceMore)
+        count = k &+ quote
+    }
+
+    /// Stores `"` at `k`, or `\"` when `escapedOnceMore` (room made by the caller).
+    @inline(__always)
+    private func storeQuote(at k: Int, _ escapedOnceMore: Bool) {
+        if escapedOnceMore {
+            base[k] = 0x5C
+            base[k &+ 1] = UInt8(ascii: "\"")
+        } else {
+            base[k] = UInt8(ascii: "\"")
+        }
     }
 }
 

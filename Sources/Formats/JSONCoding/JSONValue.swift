@@ -126,12 +126,15 @@ public struct JSONObject: Equatable, Sendable {
     /// The member names in order.
     public var keys: [String] { members.map(\.key) }
 
-    /// Appends a member (callers keep names unique).
+    /// Appends a member (callers keep names unique). Inlinable, as the next: writers build a
+    /// body of a few dozen members for every item.
+    @inlinable
     public mutating func append(_ key: String, _ value: JSONValue) {
         members.append(Member(key: key, value: value))
     }
 
     /// Appends a string member when the string is present.
+    @inlinable
     public mutating func append(_ key: String, _ value: String?) {
         if let value { members.append(Member(key: key, value: .string(value))) }
     }
