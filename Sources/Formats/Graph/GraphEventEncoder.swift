@@ -77,13 +77,16 @@ struct GraphEventEncoder {
         return sameZone
     }
 
-    private func recipient(_ p: Participant) -> JSONObject? {
+    /// `{"emailAddress": …}`, with room for `members` members in all (an attendee's type,
+    /// status and proposed time follow: grown one by one, its members were copied twice).
+    private func recipient(_ p: Participant, members: Int = 1) -> JSONObject? {
         guard let address = p.emailAddress else { return nil }
         var email = JSONObject()
         email.members.reserveCapacity(2)
         email.append("address", address)
         if let name = p.name { email.append("name", name) }
         var o = JSONObject()
+        o.members.reserveCapacity(members)
         o.append("emailAddress", .object(email))
         return o
     }
@@ -249,7 +252,7 @@ struct GraphEventEncoder {
         var attendees: [JSONValue] = []
         var expectsReply: Bool?
         for a in event.attendees {
-            guard var r = recipient(a) else { continue }
+            guard var r = recipient(a, members: 4) else { continue }
             let isResource = a.type == .room || a.type == .resource || a.role == .nonParticipant
             r.append("type", isResource ? "resource" : (a.role.flatMap { vocabulary.word(for: $0) } ?? "required"))
             if let status = a.status, let word = vocabulary.word(for: status) {

@@ -49,16 +49,11 @@ extension JSONOutput {
         }
     }
 
-    /// Writes each property of `list` (`jcalProperty`), read in place: a `for` loop copied
-    /// each property (a recurrence rule's worth of bytes, and a retain of each of its parts).
+    /// Writes each property of `list` (`jcalProperty`).
     public mutating func jcalProperties(_ list: [Property]) {
-        list.withUnsafeBufferPointer { all in
-            var i = 0
-            while i < all.count {
-                jcalProperty(all[i])
-                i += 1
-            }
-        }
+        // Indexed: a `for` loop copied each property (a recurrence rule's worth of bytes, and a
+        // retain of each of its parts) before writing it.
+        for i in list.indices { jcalProperty(list[i]) }
     }
 
     /// Writes a property as `[name, {parameters}, type, value, …]`.

@@ -239,10 +239,25 @@ public struct JSONOutput {
             storeQuote(at: count, insideString)
             var k = count &+ quote
             if let from = utf8.baseAddress {
-                for i in 0..<n {
+                guard JSONStringBytes.plainRunEnd(from, from: 0, end: n) == n else { return false }
+                // A word at a time while 8 bytes remain: `A`…`Z` found and lowered in all eight
+                // at once (no carry crosses a byte, for every byte is below 0x80).
+                var i = 0
+                while n &- i >= 8 {
+                    let w = UnsafeRawPointer(from + i).loadUnaligned(as: UInt64.self)
+                    guard w & 0x8080_8080_8080_8080 == 0 else { return false }
+                    let atLeastA: UInt64 = w &+ 0x3F3F_3F3F_3F3F_3F3F
+                    let pastZ: UInt64 = w &+ 0x2525_2525_2525_2525
+                    let upper: UInt64 = atLeastA & ~pastZ & 0x8080_8080_8080_8080
+                    let lowered: UInt64 = w | (upper &>> 2)
+                    UnsafeMutableRawPointer(base + (k &+ i)).storeBytes(of: lowered, as: UInt64.self)
+                    i &+= 8
+                }
+                while i < n {
                     let b = from[i]
-                    guard b < 0x80, !JSONStringBytes.isSpecial(b) else { return false }
+                    guard b < 0x80 else { return false }
                     base[k &+ i] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+                    i &+= 1
                 }
                 k &+= n
             }
