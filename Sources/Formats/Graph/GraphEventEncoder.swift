@@ -149,12 +149,24 @@ struct GraphEventEncoder {
 
         /// Found in one pass, names told apart by their length first: a look-up per name
         /// (`first(where:)`, seven a body) compared and copied every property each time.
+        /// The lengths of the names read, as bits (all are shorter than 64 bytes): most
+        /// properties are passed over on their length alone.
+        private static let lengths: UInt64 = [
+            ExchangeProperties.htmlDescription, ExchangeProperties.busyStatus, ExchangeProperties.sensitivity,
+            GraphPropertyNames.disallowCounter, GraphPropertyNames.onlineMeetingProvider, ExchangeProperties.graphTransactionID,
+        ].reduce(0) { $0 | 1 << UInt64($1.utf8.count) }
+
         init(_ props: [Property]) {
             var found: UInt8 = 0
+            let lengths = Self.lengths
             props.withUnsafeBufferPointer { all in
                 var i = 0
                 while i < all.count {
                     let n = all[i].name.utf8.count
+                    guard n < 64, lengths & 1 << UInt64(n) != 0 else {
+                        i += 1
+                        continue
+                    }
                     func take(_ bit: UInt8, _ wanted: String) -> Bool {
                         guard found & bit == 0, n == wanted.utf8.count, all[i].name == wanted else { return false }
                         found |= bit
