@@ -84,7 +84,10 @@ enum GraphRecurrence {
     /// The `patternedRecurrence` object Graph accepts in `POST /me/events`: several days with an
     /// index are Graph's own (the n-th of these days); EWS's day sets are spelled out.
     static func json(_ recurrence: ExchangeRecurrence) -> JSONObject {
+        // Each object has room for all its members at once (grown one by one, each was
+        // reallocated two or three times, for every series).
         var pattern = JSONObject()
+        pattern.members.reserveCapacity(7)
         let p = recurrence.pattern
         pattern.append("type", p.kind.graphWord)
         pattern.append("interval", .number(String(p.interval)))
@@ -98,6 +101,7 @@ enum GraphRecurrence {
         if let first = p.firstDayOfWeek { pattern.append("firstDayOfWeek", ExchangeDayOfWeek.weekday(first).graphWords.first) }
         if let index = p.index { pattern.append("index", index.graph) }
         var range = JSONObject()
+        range.members.reserveCapacity(5)
         let r = recurrence.range
         range.append("type", r.kind.graphWord)
         range.append("startDate", ISO8601Text.date(r.startDate))
@@ -105,6 +109,7 @@ enum GraphRecurrence {
         if let n = r.numberOfOccurrences { range.append("numberOfOccurrences", .number(String(n))) }
         if let tz = r.timeZone { range.append("recurrenceTimeZone", tz) }
         var result = JSONObject()
+        result.members.reserveCapacity(2)
         result.append("pattern", .object(pattern))
         result.append("range", .object(range))
         return result
