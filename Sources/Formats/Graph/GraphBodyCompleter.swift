@@ -137,8 +137,7 @@ struct GraphBodyCompleter {
                 return Kept(remainder: remainder, list: list)
             }
         }
-        let source = mapper.component(from: .event(original))
-        return Kept(remainder: .between(original: source, reconstructed: mapper.component(from: .event(rebuilt))))
+        return Kept(remainder: .between(original: original, reconstructed: rebuilt, mapper: mapper))
     }
 
     /// `rebuilt` with its zones named as `original` names them where both names mean one zone
