@@ -36,6 +36,22 @@ extension ICalendarRemainder {
             sameParameters || a.propertyParameters[name] == b.propertyParameters[name]
         }
         // Fields are read and set directly: through key paths each cost thousands of instructions.
+        /// Whether two participants make one property (`ICalendarMapper.participantProperty`),
+        /// told from their addresses and parameters without making either.
+        func sameProperty(_ x: Participant, _ y: Participant) -> Bool {
+            guard x.url == y.url else { return false }
+            var parameters: [(name: String, values: ParameterValues)] = []
+            ICalendarMapper.forEachParameter(of: x, words: mapper.words(for: x)) { parameters.append(($0, $1)) }
+            var (i, same) = (0, true)
+            ICalendarMapper.forEachParameter(of: y, words: mapper.words(for: y)) { name, values in
+                guard same, i < parameters.count, parameters[i].name == name, Self.same(parameters[i].values, values) else {
+                    same = false
+                    return
+                }
+                i += 1
+            }
+            return same && i == parameters.count
+        }
         /// What to leave out for a field of one value held as it is in its property (`value`
         /// false: its property says less than the field, so differing fields are compared as
         /// properties).
@@ -55,13 +71,7 @@ extension ICalendarRemainder {
         func change(_ p: [Participant], _ q: [Participant], _ name: String) -> Change {
             guard !p.isEmpty, !q.isEmpty, !shared.contains(name) else { return .none }
             if p.count != q.count { return .reconstructed }
-            for (x, y) in zip(p, q) where x != y {
-                let (u, v) = (
-                    ICalendarMapper.participantProperty(name, x, words: mapper.words(for: x)),
-                    ICalendarMapper.participantProperty(name, y, words: mapper.words(for: y))
-                )
-                if u.value != v.value || u.parameters != v.parameters { return .reconstructed }
-            }
+            for (x, y) in zip(p, q) where x != y && !sameProperty(x, y) { return .reconstructed }
             return .both
         }
         /// Leaves a field out as `change` says.
@@ -121,6 +131,15 @@ extension ICalendarRemainder {
         leave(change(original.duration, reconstructed.duration, "DURATION"), &e.duration, &f.duration, nil)
         leave(change(original.transparency, reconstructed.transparency, "TRANSP"), &e.transparency, &f.transparency, nil)
         return between(original: mapper.component(from: .event(e)), reconstructed: mapper.component(from: .event(f)))
+    }
+
+    /// Whether two parameters' values are one list (`.one` is a list of one).
+    private static func same(_ a: ParameterValues, _ b: ParameterValues) -> Bool {
+        switch (a, b) {
+        case (.one(let x), .one(let y)): x == y
+        case (.list(let x), .list(let y)): x == y
+        case (.one(let x), .list(let y)), (.list(let y), .one(let x)): y.count == 1 && y[0] == x
+        }
     }
 
     /// What of a typed field `between(original:reconstructed:mapper:)` leaves out of the trees.
