@@ -60,8 +60,7 @@ extension ICalendarMapper {
     }
 
     /// The vocabulary words for a participant's type, role and status.
-    @usableFromInline
-    func words(for p: Participant) -> ParticipantWords {
+    public func words(for p: Participant) -> ParticipantWords {
         ParticipantWords(
             type: p.type.flatMap { vocabulary.word(for: $0) }, role: p.role.flatMap { vocabulary.word(for: $0) },
             status: p.status.flatMap { vocabulary.word(for: $0) })
