@@ -28,3 +28,15 @@ public struct GeoCoordinate: Hashable, Sendable {
         self.longitude = longitude
     }
 }
+
+extension GeoCoordinate {
+    /// The numbers of a `geo:` URI (RFC 5870 §3.3: latitude, longitude and an optional
+    /// altitude, before any `;` parameters), unparsed, or nil when `text` is not a geo: URI.
+    /// Each reader decides how many it takes and whether they must be finite; they share this
+    /// because both hand-written versions trapped on "geo:" with nothing before the `;`.
+    public static func numbers(inGeoURI text: String) -> [Substring]? {
+        guard text.prefix(4).lowercased() == "geo:" else { return nil }
+        let body = text.dropFirst(4).prefix { $0 != ";" }
+        return body.isEmpty ? [] : body.split(separator: ",", omittingEmptySubsequences: false)
+    }
+}

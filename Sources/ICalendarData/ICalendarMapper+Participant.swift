@@ -60,8 +60,7 @@ extension ICalendarMapper {
     }
 
     /// The vocabulary words for a participant's type, role and status.
-    @usableFromInline
-    func words(for p: Participant) -> ParticipantWords {
+    public func words(for p: Participant) -> ParticipantWords {
         ParticipantWords(
             type: p.type.flatMap { vocabulary.word(for: $0) }, role: p.role.flatMap { vocabulary.word(for: $0) },
             status: p.status.flatMap { vocabulary.word(for: $0) })
@@ -111,9 +110,7 @@ extension ICalendarMapper {
         default: return nil
         }
         var location = StructuredLocation()
-        if text.lowercased().hasPrefix("geo:") {
-            // `prefix`, not `split(...)[0]`: "geo:" with nothing before ";" has no first part.
-            let coordinates = text.dropFirst(4).prefix { $0 != ";" }.split(separator: ",")
+        if let coordinates = GeoCoordinate.numbers(inGeoURI: text) {
             // Only take values whose text a rewrite reproduces; others stay generic, unchanged.
             guard coordinates.count == 2, let lat = Double(coordinates[0]), let lon = Double(coordinates[1]),
                 "geo:\(Self.number(lat)),\(Self.number(lon))" == text

@@ -18,6 +18,8 @@ struct GraphBodyCompleter {
     /// The last long property list checked, with what it kept: the occurrences of one expanded
     /// series share their list.
     private let lastLongList = GraphKeptListMemo()
+    /// Whether zone names the bodies and their sources give mean one zone (`spellingZones`).
+    private let sameZone = GraphSameZoneMemo()
 
     init(file: String, vocabulary: ParticipantVocabulary, mapper: ICalendarMapper) {
         self.file = file
@@ -121,7 +123,7 @@ struct GraphBodyCompleter {
             remainder.replaces = ["*"]
             return Kept(remainder: remainder)
         }
-        let rebuilt = Self.spellingZones(of: rebuild(decoded), as: original)
+        let rebuilt = Self.spellingZones(of: rebuild(decoded), as: original, sameZone: sameZone)
         if original.properties.count >= manyProperties, original.birthday == nil, rebuilt.birthday == nil {
             var originalFields = original
             originalFields.properties = []
@@ -137,13 +139,12 @@ struct GraphBodyCompleter {
                 return Kept(remainder: remainder, list: list)
             }
         }
-        let source = mapper.component(from: .event(original))
-        return Kept(remainder: .between(original: source, reconstructed: mapper.component(from: .event(rebuilt))))
+        return Kept(remainder: .between(original: original, reconstructed: rebuilt, mapper: mapper))
     }
 
     /// `rebuilt` with its zones named as `original` names them where both names mean one zone
     /// (the body says `Pacific Standard Time` for `America/Los_Angeles`): a name is no loss.
-    private static func spellingZones(of rebuilt: Event, as original: Event) -> Event {
+    private static func spellingZones(of rebuilt: Event, as original: Event, sameZone: GraphSameZoneMemo) -> Event {
         // A few names, in order (start, end, recurrence id, exception dates): looked through,
         // not hashed, and the event copied only when a name changes (most bodies name their
         // zones as the source did), for this runs for every body.
@@ -173,7 +174,7 @@ struct GraphBodyCompleter {
             if let looked, looked.zone == z {
                 same = looked.same
             } else {
-                same = names.first { GraphDateTimes.sameZone($0, z) }
+                same = names.first { sameZone.same($0, z) }
                 looked = (z, same)
             }
             if let same { v.reference = .zone(same) }

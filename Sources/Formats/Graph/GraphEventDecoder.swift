@@ -29,13 +29,13 @@ struct GraphEventDecoder {
     }
 
     // Paths are made only for a message: built for every member read, they cost ~7% of a read.
-    private func string(_ o: JSONObject, _ key: String, _ path: @autoclosure () -> String) throws -> String? {
+    private func string(_ o: some GraphMemberLookup, _ key: String, _ path: @autoclosure () -> String) throws -> String? {
         guard let v = o[key], v != .null else { return nil }
         guard let s = v.stringValue else { throw fail("\(path())/\(key)", "expected a string, found \(v.typeName)") }
         return s
     }
 
-    private func object(_ o: JSONObject, _ key: String, _ path: @autoclosure () -> String) throws -> JSONObject? {
+    private func object(_ o: some GraphMemberLookup, _ key: String, _ path: @autoclosure () -> String) throws -> JSONObject? {
         guard let v = o[key], v != .null else { return nil }
         guard let inner = v.objectValue else {
             // ConvertTo-Json's default depth (2) writes deeper objects as their type names.
@@ -45,14 +45,15 @@ struct GraphEventDecoder {
         return inner
     }
 
-    private func bool(_ o: JSONObject, _ key: String, _ path: @autoclosure () -> String) throws -> Bool? {
+    private func bool(_ o: some GraphMemberLookup, _ key: String, _ path: @autoclosure () -> String) throws -> Bool? {
         guard let v = o[key], v != .null else { return nil }
         guard let b = v.boolValue else { throw fail("\(path())/\(key)", "expected true or false, found \(v.typeName)") }
         return b
     }
 
     /// Reads an event object at `path`.
-    func event(_ o: JSONObject, path: String) throws -> GraphEvent {
+    func event(_ json: JSONObject, path: String) throws -> GraphEvent {
+        let o = GraphEventMembers(json)
         if let type = try string(o, "@odata.type", path), !type.lowercased().hasSuffix("microsoft.graph.event") {
             throw fail("\(path)/@odata.type", "not a Graph event: @odata.type is \"\(type)\"")
         }
@@ -221,7 +222,9 @@ struct GraphEventDecoder {
 
     /// A `dateTimeTimeZone` member: an all-day event's date, or a wall time in `zone` (the
     /// event's original zone) when that resolves, else in the zone Graph gave (UTC by default).
-    func dateTime(_ o: JSONObject, _ key: String, _ path: String, allDay: Bool, zone: String?) throws -> CalendarDateTime? {
+    func dateTime(
+        _ o: some GraphMemberLookup, _ key: String, _ path: String, allDay: Bool, zone: String?
+    ) throws -> CalendarDateTime? {
         guard let v = try object(o, key, path) else { return nil }
         func p() -> String { "\(path)/\(key)" }
         guard let text = try string(v, "dateTime", p()), let wall = GraphDateTimes.wallTime(text) else {
@@ -249,7 +252,7 @@ struct GraphEventDecoder {
         return local
     }
 
-    private func timestamp(_ o: JSONObject, _ key: String, _ path: String) throws -> CalendarDateTime? {
+    private func timestamp(_ o: some GraphMemberLookup, _ key: String, _ path: String) throws -> CalendarDateTime? {
         guard let s = try string(o, key, path) else { return nil }
         guard let t = GraphDateTimes.timestamp(s) else { throw fail("\(path)/\(key)", "not a date-time: \"\(s)\"") }
         return t
@@ -272,43 +275,47 @@ struct GraphEventDecoder {
     /// `location` and `locations`: LOCATION (the display name Outlook shows), GEO (the primary
     /// location's coordinates), and an RFC 9073 VLOCATION for each location that says more than
     /// its name.
-    private func locations(_ o: JSONObject, _ path: String, _ item: inout CalendarItem) throws {
+    private func locations(_ o: some GraphMemberLookup, _ path: String, _ item: inout CalendarItem) throws {
         let primary = try object(o, "location", path)
-        var all: [(JSONObject, String)] = []
+        // Each location with its index in `locations` (nil: `location`), whose path is made
+        // only for a message.
+        var all: [(JSONObject, Int?)] = []
+        func place(_ index: Int?) -> String { index.map { "\(path)/locations/\($0)" } ?? "\(path)/location" }
         for (i, v) in (o["locations"]?.arrayValue ?? []).enumerated() {
             guard let l = v.objectValue else { throw fail("\(path)/locations/\(i)", "expected a location object") }
-            all.append((l, "\(path)/locations/\(i)"))
+            all.append((l, i))
         }
-        if all.isEmpty, let primary { all = [(primary, "\(path)/location")] }
+        if all.isEmpty, let primary { all = [(primary, nil)] }
         if let name = try primary.flatMap({ try string($0, "displayName", "\(path)/location") }), !name.isEmpty {
             item.location = name
         } else if !all.isEmpty {
-            let names = try all.compactMap { try string($0.0, "displayName", $0.1) }.filter { !$0.isEmpty }
+            let names = try all.compactMap { try string($0.0, "displayName", place($0.1)) }.filter { !$0.isEmpty }
             if !names.isEmpty { item.location = names.joined(separator: "; ") }
         }
-        for (l, p) in all {
+        for (l, index) in all {
+            func p() -> String { place(index) }
             var props: [Property] = []
-            if let id = try string(l, "uniqueId", p), !id.isEmpty { props.append(Property(name: "UID", value: .text([id]))) }
-            if let name = try string(l, "displayName", p), !name.isEmpty { props.append(Property(name: "NAME", value: .text([name]))) }
-            if let type = try string(l, "locationType", p), type != "default" {
+            if let id = try string(l, "uniqueId", p()), !id.isEmpty { props.append(Property(name: "UID", value: .text([id]))) }
+            if let name = try string(l, "displayName", p()), !name.isEmpty { props.append(Property(name: "NAME", value: .text([name]))) }
+            if let type = try string(l, "locationType", p()), type != "default" {
                 props.append(Property(name: GraphPropertyNames.locationType, value: .text([type])))
             }
-            if let c = try object(l, "coordinates", p), let lat = c["latitude"]?.doubleValue, let lon = c["longitude"]?.doubleValue {
+            if let c = try object(l, "coordinates", p()), let lat = c["latitude"]?.doubleValue, let lon = c["longitude"]?.doubleValue {
                 // 1e309 parses as infinity, which no GEO can say.
                 if lat.isFinite && lon.isFinite {
                     props.append(Property(name: "GEO", value: .geo(latitude: lat, longitude: lon)))
                     if item.geo == nil { item.geo = GeoCoordinate(latitude: lat, longitude: lon) }
                 } else {
-                    try warn("\(p)/coordinates", "latitude and longitude are not finite numbers; left out")
+                    try warn("\(p())/coordinates", "latitude and longitude are not finite numbers; left out")
                 }
             }
-            if let a = try object(l, "address", p) {
+            if let a = try object(l, "address", p()) {
                 for (member, name) in GraphPropertyNames.addressParts {
-                    if let v = try string(a, member, "\(p)/address"), !v.isEmpty { props.append(Property(name: name, value: .text([v]))) }
+                    if let v = try string(a, member, "\(p())/address"), !v.isEmpty { props.append(Property(name: name, value: .text([v]))) }
                 }
             }
-            if let uri = try string(l, "locationUri", p), !uri.isEmpty { props.append(Property(name: "URL", value: .uri(uri))) }
-            if let mail = try string(l, "locationEmailAddress", p), !mail.isEmpty {
+            if let uri = try string(l, "locationUri", p()), !uri.isEmpty { props.append(Property(name: "URL", value: .uri(uri))) }
+            if let mail = try string(l, "locationEmailAddress", p()), !mail.isEmpty {
                 props.append(Property(name: GraphPropertyNames.locationEmail, value: .text([mail])))
             }
             // A location that is only a name is all in LOCATION already.
@@ -319,7 +326,7 @@ struct GraphEventDecoder {
 
     /// `onlineMeeting.joinUrl` (or the older `onlineMeetingUrl`) as RFC 7986 CONFERENCE, and URL
     /// when the event has none; the provider is kept.
-    private func onlineMeeting(_ o: JSONObject, _ path: String, _ item: inout CalendarItem) throws {
+    private func onlineMeeting(_ o: some GraphMemberLookup, _ path: String, _ item: inout CalendarItem) throws {
         var join = try object(o, "onlineMeeting", path).flatMap { try string($0, "joinUrl", "\(path)/onlineMeeting") }
         if join == nil || join?.isEmpty == true { join = try string(o, "onlineMeetingUrl", path) }
         if let join, !join.isEmpty {
@@ -335,7 +342,7 @@ struct GraphEventDecoder {
     }
 
     /// What calport's Graph writer kept in its extended property (`GraphRemainder`), if any.
-    func remainder(_ o: JSONObject, _ path: String) throws -> ICalendarRemainder? {
+    func remainder(_ o: some GraphMemberLookup, _ path: String) throws -> ICalendarRemainder? {
         for (i, v) in (o["singleValueExtendedProperties"]?.arrayValue ?? []).enumerated() {
             let p = "\(path)/singleValueExtendedProperties/\(i)"
             guard let e = v.objectValue, try string(e, "id", p)?.caseInsensitiveEquals(GraphRemainder.propertyID) == true,

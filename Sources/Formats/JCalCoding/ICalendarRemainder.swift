@@ -36,7 +36,7 @@ public struct ICalendarRemainder: Equatable {
     /// `same` compares two instances of one name in place (the caller knows which fields are
     /// left to compare): read out of the arrays for `==`, both were copied and destroyed, ~180k
     /// Property copies for a Graph write of 10k events.
-    private static func differences<T>(
+    static func differences<T>(
         _ original: [T], _ reconstructed: [T], names: ([T]) -> [String], same: (UnsafePointer<T>, UnsafePointer<T>) -> Bool,
         replaces: inout [String], kept: inout [T]
     ) {

@@ -216,11 +216,10 @@ struct JSCalendarDecoder {
     }
 
     private func coordinates(_ text: String) -> GeoCoordinate? {
-        guard text.lowercased().hasPrefix("geo:") else { return nil }
-        // "geo:" with nothing before the first ";" has no parts (a fuzzed input crashed on `[0]`).
-        let body = text.dropFirst(4).prefix { $0 != ";" }
-        let parts = body.split(separator: ",")
-        guard parts.count >= 2, let lat = Double(parts[0]), let lon = Double(parts[1]), lat.isFinite, lon.isFinite else { return nil }
+        // Two numbers or three (an altitude, which calport has no place for).
+        guard let parts = GeoCoordinate.numbers(inGeoURI: text), parts.count == 2 || parts.count == 3, let lat = Double(parts[0]),
+            let lon = Double(parts[1]), lat.isFinite, lon.isFinite
+        else { return nil }
         return GeoCoordinate(latitude: lat, longitude: lon)
     }
 

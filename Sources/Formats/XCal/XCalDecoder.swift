@@ -108,6 +108,8 @@ struct XCalDecoder {
         // allocation and its release, a twentieth of decoding.
         var value = try withUnsafeTemporaryAllocation(of: XCalElement.self, capacity: valueCount) { buffer in
             var filled = 0
+            // Free for a trivial element, but right if one ever holds a reference.
+            defer { _ = UnsafeMutableBufferPointer(rebasing: buffer[..<filled]).deinitialize() }
             for child in children where child.role != .parameters {
                 buffer.initializeElement(at: filled, to: child)
                 filled += 1
