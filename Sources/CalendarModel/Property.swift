@@ -49,7 +49,7 @@ public enum PropertyValue: Hashable, Sendable {
     case duration(CalendarDuration)
     /// UTC-OFFSET in seconds.
     case utcOffset(Int)
-    case recurrence(RecurrenceRule)
+    indirect case recurrence(RecurrenceRule)
     case integer([Int])
     case float([Double])
     case boolean(Bool)
