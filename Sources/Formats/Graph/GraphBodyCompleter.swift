@@ -18,8 +18,6 @@ struct GraphBodyCompleter {
     /// The last long property list checked, with what it kept: the occurrences of one expanded
     /// series share their list.
     private let lastLongList = GraphKeptListMemo()
-    /// Whether zone names the bodies and their sources give mean one zone (`spellingZones`).
-    private let sameZone = GraphSameZoneMemo()
 
     init(file: String, vocabulary: ParticipantVocabulary, mapper: ICalendarMapper) {
         self.file = file
@@ -112,7 +110,11 @@ struct GraphBodyCompleter {
     /// mapper writes the generic properties after the typed fields, so the names come in the
     /// same order and the remainder is the same as from one comparison; the second part is
     /// remembered for the list, so occurrences sharing it cost no more than a short one.
-    private func kept(_ body: JSONObject, original: Event, rebuild: (GraphEvent) -> Event) -> Kept {
+    ///
+    /// The body read back is handed on (`rebuild` takes it, `spellingZones` changes what it
+    /// gives in place): each copy kept alive beside another made the next change copy the
+    /// event's fields, and freeing the copies cost more than making them.
+    private func kept(_ body: JSONObject, original: Event, rebuild: (consuming GraphEvent) -> Event) -> Kept {
         let decoder = GraphEventDecoder(
             file: file, line: 0, strict: false, log: DiagnosticLog(), vocabulary: vocabulary, mapper: mapper)
         guard let decoded = try? decoder.event(body, path: "") else {
@@ -123,7 +125,7 @@ struct GraphBodyCompleter {
             remainder.replaces = ["*"]
             return Kept(remainder: remainder)
         }
-        let rebuilt = Self.spellingZones(of: rebuild(decoded), as: original, sameZone: sameZone)
+        let rebuilt = Self.spellingZones(of: rebuild(consume decoded), as: original)
         if original.properties.count >= manyProperties, original.birthday == nil, rebuilt.birthday == nil {
             var originalFields = original
             originalFields.properties = []
@@ -144,7 +146,7 @@ struct GraphBodyCompleter {
 
     /// `rebuilt` with its zones named as `original` names them where both names mean one zone
     /// (the body says `Pacific Standard Time` for `America/Los_Angeles`): a name is no loss.
-    private static func spellingZones(of rebuilt: Event, as original: Event, sameZone: GraphSameZoneMemo) -> Event {
+    private static func spellingZones(of rebuilt: consuming Event, as original: Event) -> Event {
         // A few names, in order (start, end, recurrence id, exception dates): looked through,
         // not hashed, and the event copied only when a name changes (most bodies name their
         // zones as the source did), for this runs for every body.
@@ -174,25 +176,24 @@ struct GraphBodyCompleter {
             if let looked, looked.zone == z {
                 same = looked.same
             } else {
-                same = names.first { sameZone.same($0, z) }
+                same = names.first { GraphDateTimes.sameZone($0, z) }
                 looked = (z, same)
             }
             if let same { v.reference = .zone(same) }
             return v
         }
         // Set on the item itself: through the event's key-path members each cost ~3,000
-        // instructions.
-        var e = rebuilt
-        e.item.start = respelled(e.item.start)
-        e.end = respelled(e.end)
-        e.item.recurrenceID = respelled(e.item.recurrenceID)
-        if !e.item.exceptionDates.isEmpty {
-            e.item.exceptionDates = e.item.exceptionDates.map { list in
+        // instructions. `rebuilt` is the only holder of its fields (see `kept`): no copy.
+        rebuilt.item.start = respelled(rebuilt.item.start)
+        rebuilt.end = respelled(rebuilt.end)
+        rebuilt.item.recurrenceID = respelled(rebuilt.item.recurrenceID)
+        if !rebuilt.item.exceptionDates.isEmpty {
+            rebuilt.item.exceptionDates = rebuilt.item.exceptionDates.map { list in
                 var l = list
                 l.dates = l.dates.map { respelled($0) ?? $0 }
                 return l
             }
         }
-        return e
+        return rebuilt
     }
 }
