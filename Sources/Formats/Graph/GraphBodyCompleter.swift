@@ -38,7 +38,8 @@ struct GraphBodyCompleter {
         var body = body
         let completedExceptions: [JSONValue] = exceptions.map { exception in
             let kept = self.kept(exception.body, original: exception.event) { decoded in
-                GraphSeriesGrouper.override(decoded, uid: master.uid, seriesStart: start) ?? decoded.event
+                guard let original = GraphSeriesGrouper.originalStart(of: decoded) else { return decoded.event }
+                return GraphSeriesGrouper.override(decoded, at: original, uid: master.uid, seriesStart: start)
             }
             guard !kept.isEmpty else { return .object(exception.body) }
             var result = exception.body

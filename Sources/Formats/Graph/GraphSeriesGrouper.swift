@@ -91,14 +91,23 @@ struct GraphSeriesGrouper {
         return e.event
     }
 
+    /// When an exception was due by the pattern, as UTC: its `originalStart`, else its start;
+    /// nil when it has neither.
+    static func originalStart(of e: GraphEvent) -> CalendarDateTime? {
+        e.originalStart ?? e.event.item.start.flatMap(GraphDateTimes.utc)
+    }
+
     /// An exception as an override of the series with `uid` starting at `seriesStart`.
     static func override(_ e: GraphEvent, uid: String?, seriesStart: CalendarDateTime?) -> Event? {
-        guard let original = e.originalStart ?? e.event.item.start.flatMap(GraphDateTimes.utc) else { return nil }
-        // Set on the item itself, as in `master`.
-        var event = e.event
-        event.item.uid = uid
-        event.item.recurrenceID = recurrenceID(original, seriesStart: seriesStart)
-        return event
+        guard let original = originalStart(of: e) else { return nil }
+        return override(e, at: original, uid: uid, seriesStart: seriesStart)
+    }
+
+    /// An exception due at `original` (UTC) as an override, changed in place as `master` is.
+    static func override(_ e: consuming GraphEvent, at original: CalendarDateTime, uid: String?, seriesStart: CalendarDateTime?) -> Event {
+        e.event.item.uid = uid
+        e.event.item.recurrenceID = recurrenceID(original, seriesStart: seriesStart)
+        return e.event
     }
 
     private mutating func addMaster(_ e: GraphEvent, line: Int, decoder: GraphEventDecoder, into out: inout [CalendarStreamElement]) throws {
