@@ -4,10 +4,10 @@
 /// references are decoded. The HTML itself is kept beside it (X-ALT-DESC), so nothing is lost.
 /// EWS's `Body BodyType="HTML"` and Graph's `body` with `contentType` html are read alike.
 public enum ExchangeHTMLBody {
-    private static let blockElements: Set<String> = [
+    private static let blockElements: [StaticString] = [
         "br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "blockquote", "pre", "hr",
     ]
-    private static let hiddenElements: Set<String> = ["head", "style", "script", "title"]
+    private static let hiddenElements: [StaticString] = ["head", "style", "script", "title"]
     private static let namedEntities: [String: String] = [
         "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " ", "copy": "©", "reg": "®",
         "ndash": "–", "mdash": "—", "hellip": "…", "rsquo": "’", "lsquo": "‘", "rdquo": "”", "ldquo": "“", "euro": "€",
@@ -20,6 +20,9 @@ public enum ExchangeHTMLBody {
     /// scalars, a String per tag and Character-level name matching cost ~250k instructions a
     /// body (a tenth of reading an EWS item); a tag whose name meets a non-ASCII scalar is
     /// still read by Character (`Tag.read(slow:)`), where grapheme clusters can change it.
+    /// Runs of text are copied whole, and tag names are told by their bytes (a String and a
+    /// hashed look-up per tag, and a check per byte appended, were most of ~70k instructions
+    /// for a 900-byte body, which the Graph writer reads back for every HTML body).
     public static func plainText(_ html: String) -> String {
         var html = html
         return html.withUTF8 { plainText(bytes: $0) }
@@ -55,17 +58,24 @@ public enum ExchangeHTMLBody {
                 let tag = Tag.read(b, from: i + 1, to: close)
                 i = close + 1
                 guard let tag else { continue }
-                if hiddenElements.contains(tag.name) {
+                switch tag.kind {
+                case .hidden:
                     if tag.isEnd { hiddenDepth = max(0, hiddenDepth - 1) } else if !tag.closesItself { hiddenDepth += 1 }
-                    continue
-                }
-                if hiddenDepth == 0, blockElements.contains(tag.name), !(tag.isEnd && tag.name == "br") {
-                    if tag.name == "br" || !line.isEmpty { breakLine() }
+                case .lineBreak:
+                    if hiddenDepth == 0, !tag.isEnd { breakLine() }
+                case .block:
+                    if hiddenDepth == 0, !line.isEmpty { breakLine() }
+                case .other: break
                 }
                 continue
             }
+            guard hiddenDepth == 0 else {
+                // Hidden text: nothing to the next tag counts.
+                i += 1
+                while i < n && b[i] != UInt8(ascii: "<") { i += 1 }
+                continue
+            }
             i += 1
-            guard hiddenDepth == 0 else { continue }
             if c == UInt8(ascii: "&") {
                 // `;` within the next ten scalars.
                 var k = i
@@ -94,9 +104,13 @@ public enum ExchangeHTMLBody {
                 pendingSpace = true
                 continue
             }
-            // A byte of text onto the line (a scalar's later bytes find pendingSpace cleared).
+            // Text onto the line, to the next byte that means something else (byte by byte, a
+            // scalar's later bytes found pendingSpace cleared).
+            var end = i
+            while end < n, !Self.endsText(b[end]) { end += 1 }
             space()
-            line.append(c)
+            line.append(contentsOf: UnsafeBufferPointer(rebasing: b[(i - 1)..<end]))
+            i = end
         }
         if !line.isEmpty { lines.append(String(decoding: line, as: UTF8.self)) }
         // At most one empty line in a row, none at either end.
@@ -109,10 +123,46 @@ public enum ExchangeHTMLBody {
         return result.joined(separator: "\n")
     }
 
+    /// Whether a byte ends a run of text: markup, a reference, white space.
+    private static func endsText(_ c: UInt8) -> Bool {
+        c == UInt8(ascii: "<") || c == UInt8(ascii: "&") || c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D
+    }
+
     /// What a tag's inside (between `<` and `>`) says: nil for `<!…>` (comments, doctypes).
     private struct Tag {
-        /// The element's name, lowercased: the letters and digits after any `/`.
-        var name: String
+        /// What the element does to the text.
+        enum Kind {
+            /// Its contents are not shown (`hiddenElements`).
+            case hidden
+            /// `<br>`: a line ends.
+            case lineBreak
+            /// A block (`blockElements`): a line ends unless none began.
+            case block
+            case other
+
+            /// The kind of the element of this lower-cased name.
+            init(name: UnsafeBufferPointer<UInt8>) {
+                func named(_ n: StaticString) -> Bool {
+                    guard n.utf8CodeUnitCount == name.count else { return false }
+                    for k in 0..<name.count where n.utf8Start[k] != name[k] { return false }
+                    return true
+                }
+                if name.isEmpty {
+                    self = .other
+                } else if ExchangeHTMLBody.hiddenElements.contains(where: named) {
+                    self = .hidden
+                } else if named("br") {
+                    self = .lineBreak
+                } else if ExchangeHTMLBody.blockElements.contains(where: named) {
+                    self = .block
+                } else {
+                    self = .other
+                }
+            }
+        }
+
+        /// The element's kind, from its name: the letters and digits after any `/`, lower-cased.
+        var kind: Kind
         var isEnd: Bool
         /// Ends with `/` (`<br/>`).
         var closesItself: Bool
@@ -133,20 +183,22 @@ public enum ExchangeHTMLBody {
             if start < end && b[start] == UInt8(ascii: "!") { return nil }
             let isEnd = start < end && b[start] == UInt8(ascii: "/")
             let closesItself = end > start && b[end - 1] == UInt8(ascii: "/")
+            // No element name is longer than 10 letters: a longer name is none of them.
             let raw = UnsafeBufferPointer(rebasing: b[nameStart..<nameEnd])
-            let name =
-                raw.contains(where: { $0 >= 0x41 && $0 <= 0x5A })
-                ? String(decoding: raw.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-                : String(decoding: raw, as: UTF8.self)
-            return Tag(name: name, isEnd: isEnd, closesItself: closesItself)
+            var lowered: (UInt64, UInt64) = (0, 0)
+            let kind = withUnsafeMutableBytes(of: &lowered) { buffer -> Kind in
+                guard raw.count <= buffer.count else { return .other }
+                for (k, c) in raw.enumerated() { buffer[k] = c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
+                return Kind(name: UnsafeBufferPointer(rebasing: buffer.bindMemory(to: UInt8.self)[..<raw.count]))
+            }
+            return Tag(kind: kind, isEnd: isEnd, closesItself: closesItself)
         }
 
         /// The inside read by Character, as the byte reading would where it is all ASCII.
         static func read(slow inner: String) -> Tag? {
             if inner.hasPrefix("!") { return nil }
-            return Tag(
-                name: inner.drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber }.lowercased(), isEnd: inner.hasPrefix("/"),
-                closesItself: inner.hasSuffix("/"))
+            var name = inner.drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber }.lowercased()
+            return Tag(kind: name.withUTF8 { Kind(name: $0) }, isEnd: inner.hasPrefix("/"), closesItself: inner.hasSuffix("/"))
         }
 
         private static func isAlphanumeric(_ c: UInt8) -> Bool {
@@ -166,6 +218,8 @@ public enum ExchangeHTMLBody {
 
 extension String {
     fileprivate var trimmingSpaces: String {
+        // A space Character at either end is a space byte there: most lines have none.
+        guard utf8.first == 0x20 || utf8.last == 0x20 else { return self }
         var s = Substring(self)
         while s.first == " " { s = s.dropFirst() }
         while s.last == " " { s = s.dropLast() }

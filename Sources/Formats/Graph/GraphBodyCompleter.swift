@@ -18,8 +18,6 @@ struct GraphBodyCompleter {
     /// The last long property list checked, with what it kept: the occurrences of one expanded
     /// series share their list.
     private let lastLongList = GraphKeptListMemo()
-    /// Whether zone names the bodies and their sources give mean one zone (`spellingZones`).
-    private let sameZone = GraphSameZoneMemo()
 
     init(file: String, vocabulary: ParticipantVocabulary, mapper: ICalendarMapper) {
         self.file = file
@@ -40,7 +38,8 @@ struct GraphBodyCompleter {
         var body = body
         let completedExceptions: [JSONValue] = exceptions.map { exception in
             let kept = self.kept(exception.body, original: exception.event) { decoded in
-                GraphSeriesGrouper.override(decoded, uid: master.uid, seriesStart: start) ?? decoded.event
+                guard let original = GraphSeriesGrouper.originalStart(of: decoded) else { return decoded.event }
+                return GraphSeriesGrouper.override(decoded, at: original, uid: master.uid, seriesStart: start)
             }
             guard !kept.isEmpty else { return .object(exception.body) }
             var result = exception.body
@@ -112,7 +111,11 @@ struct GraphBodyCompleter {
     /// mapper writes the generic properties after the typed fields, so the names come in the
     /// same order and the remainder is the same as from one comparison; the second part is
     /// remembered for the list, so occurrences sharing it cost no more than a short one.
-    private func kept(_ body: JSONObject, original: Event, rebuild: (GraphEvent) -> Event) -> Kept {
+    ///
+    /// The body read back is handed on (`rebuild` takes it, `spellingZones` changes what it
+    /// gives in place): each copy kept alive beside another made the next change copy the
+    /// event's fields, and freeing the copies cost more than making them.
+    private func kept(_ body: JSONObject, original: Event, rebuild: (consuming GraphEvent) -> Event) -> Kept {
         let decoder = GraphEventDecoder(
             file: file, line: 0, strict: false, log: DiagnosticLog(), vocabulary: vocabulary, mapper: mapper)
         guard let decoded = try? decoder.event(body, path: "") else {
@@ -123,7 +126,7 @@ struct GraphBodyCompleter {
             remainder.replaces = ["*"]
             return Kept(remainder: remainder)
         }
-        let rebuilt = Self.spellingZones(of: rebuild(decoded), as: original, sameZone: sameZone)
+        let rebuilt = Self.spellingZones(of: rebuild(consume decoded), as: original)
         if original.properties.count >= manyProperties, original.birthday == nil, rebuilt.birthday == nil {
             var originalFields = original
             originalFields.properties = []
@@ -144,55 +147,69 @@ struct GraphBodyCompleter {
 
     /// `rebuilt` with its zones named as `original` names them where both names mean one zone
     /// (the body says `Pacific Standard Time` for `America/Los_Angeles`): a name is no loss.
-    private static func spellingZones(of rebuilt: Event, as original: Event, sameZone: GraphSameZoneMemo) -> Event {
-        // A few names, in order (start, end, recurrence id, exception dates): looked through,
-        // not hashed, and the event copied only when a name changes (most bodies name their
-        // zones as the source did), for this runs for every body.
-        var names: [String] = []
-        func note(_ v: CalendarDateTime?) {
-            if let z = v?.reference.zoneIdentifier, !names.contains(z) { names.append(z) }
+    private static func spellingZones(of rebuilt: consuming Event, as original: Event) -> Event {
+        // This runs for every body. The times are read and changed on the items themselves
+        // (through the event's key-path members each cost ~3,000 instructions), in place
+        // (`rebuilt` is the only holder of its fields, see `kept`: nothing is copied), and a
+        // name only where it changes; read out, respelled and set back, each time was copied
+        // and freed twice.
+        var spelling = ZoneSpelling()
+        do {
+            let item = original.item
+            spelling.note(item.start)
+            spelling.note(original.end)
+            spelling.note(item.recurrenceID)
+            for list in item.exceptionDates { for d in list.dates { spelling.note(d) } }
         }
-        note(original.start)
-        note(original.end)
-        note(original.recurrenceID)
-        for list in original.exceptionDates { for d in list.dates { note(d) } }
-        guard !names.isEmpty else { return rebuilt }
-        func unnamed(_ v: CalendarDateTime?) -> Bool {
-            guard let v, case .zone(let z) = v.reference else { return false }
+        guard !spelling.names.isEmpty else { return rebuilt }
+        guard
+            spelling.isUnnamed(rebuilt.item.start) || spelling.isUnnamed(rebuilt.end) || spelling.isUnnamed(rebuilt.item.recurrenceID)
+                || rebuilt.item.exceptionDates.contains(where: { $0.dates.contains(where: { spelling.isUnnamed($0) }) })
+        else { return rebuilt }
+        spelling.respell(&rebuilt.item.start)
+        spelling.respell(&rebuilt.end)
+        spelling.respell(&rebuilt.item.recurrenceID)
+        for i in rebuilt.item.exceptionDates.indices {
+            for j in rebuilt.item.exceptionDates[i].dates.indices { spelling.respell(&rebuilt.item.exceptionDates[i].dates[j]) }
+        }
+        return rebuilt
+    }
+
+    /// The names an original event gives its zones, and a rebuilt event's names spelled as
+    /// those (`spellingZones`).
+    private struct ZoneSpelling {
+        /// A few names, in order (start, end, recurrence id, exception dates): looked through,
+        /// not hashed.
+        var names: [String] = []
+        /// The last name looked for, with its match: the start, end and the rest mostly name
+        /// one zone, whose match is looked for once (each look resolves two names).
+        var looked: (zone: String, same: String?)?
+
+        mutating func note(_ v: CalendarDateTime?) {
+            if case .zone(let z)? = v?.reference, !names.contains(z) { names.append(z) }
+        }
+
+        /// Whether `v` names a zone the original does not.
+        func isUnnamed(_ v: CalendarDateTime?) -> Bool {
+            guard case .zone(let z)? = v?.reference else { return false }
             return !names.contains(z)
         }
-        guard
-            unnamed(rebuilt.start) || unnamed(rebuilt.end) || unnamed(rebuilt.recurrenceID)
-                || rebuilt.exceptionDates.contains(where: { $0.dates.contains(where: unnamed) })
-        else { return rebuilt }
-        // The start, end and the rest mostly name one zone: its match is looked for once (each
-        // look resolves two names).
-        var looked: (zone: String, same: String?)?
-        func respelled(_ v: CalendarDateTime?) -> CalendarDateTime? {
-            guard var v, case .zone(let z) = v.reference, !names.contains(z) else { return v }
+
+        mutating func respell(_ v: inout CalendarDateTime?) {
+            if v != nil { respell(&v!) }
+        }
+
+        /// Names `v`'s zone as the original does, where the original names that zone.
+        mutating func respell(_ v: inout CalendarDateTime) {
+            guard case .zone(let z) = v.reference, !names.contains(z) else { return }
             let same: String?
             if let looked, looked.zone == z {
                 same = looked.same
             } else {
-                same = names.first { sameZone.same($0, z) }
+                same = names.first { GraphDateTimes.sameZone($0, z) }
                 looked = (z, same)
             }
             if let same { v.reference = .zone(same) }
-            return v
         }
-        // Set on the item itself: through the event's key-path members each cost ~3,000
-        // instructions.
-        var e = rebuilt
-        e.item.start = respelled(e.item.start)
-        e.end = respelled(e.end)
-        e.item.recurrenceID = respelled(e.item.recurrenceID)
-        if !e.item.exceptionDates.isEmpty {
-            e.item.exceptionDates = e.item.exceptionDates.map { list in
-                var l = list
-                l.dates = l.dates.map { respelled($0) ?? $0 }
-                return l
-            }
-        }
-        return e
     }
 }

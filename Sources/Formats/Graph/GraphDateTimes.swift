@@ -11,30 +11,49 @@ enum GraphDateTimes {
 
     /// Whether Graph means UTC by this zone name (its default when no `Prefer` header is sent).
     static func isUTC(_ zone: String?) -> Bool {
-        guard let zone else { return true }
-        // Most names are longer Windows ids: their length says no before a lower-cased copy is
-        // made (that copy was a quarter of reading a time). Only ASCII lower-cases to these
-        // names, and lower-casing keeps ASCII's length.
+        guard var zone else { return true }
+        // Most names are longer Windows ids: their length says no first. The others are
+        // compared byte by byte, ASCII letters folded, which says what comparing a lower-cased
+        // copy said (making that copy was a fifth of reading a time): only ASCII lower-cases to
+        // these names (the one other scalar that lower-cases to ASCII, the Kelvin sign, gives a
+        // `k`, which none has), and lower-casing keeps ASCII's length.
+        let name: StaticString
         switch zone.utf8.count {
-        case 1, 3, 7, 21, 26: break
+        case 1: name = "z"
+        case 3: name = "utc"
+        case 7: name = "etc/utc"
+        case 21: name = "tzone://microsoft/utc"
+        case 26: name = "coordinated universal time"
         default: return false
         }
-        switch zone.lowercased() {
-        case "utc", "etc/utc", "tzone://microsoft/utc", "coordinated universal time", "z": return true
-        default: return false
+        return zone.withUTF8 { bytes in
+            (0..<bytes.count).allSatisfy { i in
+                let b = bytes[i]
+                return (b >= 0x41 && b <= 0x5A ? b | 0x20 : b) == name.utf8Start[i]
+            }
         }
     }
 
     /// Whether the zone resolves to a known zone (Windows or IANA id).
     static func resolves(_ zone: String) -> Bool {
-        clock.resolver.resolveName(zone).zoneID != nil
+        zoneID(zone) != nil
     }
 
     /// Whether two names resolve to one zone (`Pacific Standard Time`, `America/Los_Angeles`).
     static func sameZone(_ a: String, _ b: String) -> Bool {
-        guard let x = clock.resolver.resolveName(a).zoneID else { return false }
-        return x == clock.resolver.resolveName(b).zoneID
+        guard let x = zoneID(a) else { return false }
+        return x == zoneID(b)
     }
+
+    /// The zone a name resolves to. The writer's read-back asks for every start and end of
+    /// every body (and whether the body's name and the source's mean one zone), about a few
+    /// names: they are remembered (resolving one again cost ~850 instructions, a pair of them
+    /// hashed ~1,100).
+    private static func zoneID(_ zone: String) -> String? {
+        zoneIDs.value(zone) { clock.resolver.resolveName($0).zoneID }
+    }
+
+    private static let zoneIDs = GraphZoneNameMemo<String?>()
 
     /// A wall time without its fraction of a second (`2024-05-01T09:00:00.0000000`).
     static func wallTime(_ text: String) -> CalendarDateTime? {
@@ -51,12 +70,37 @@ enum GraphDateTimes {
     /// ASCII (the Character-wise cut then decides).
     private static func wallTime(ascii bytes: UnsafeBufferPointer<UInt8>) -> CalendarDateTime?? {
         var end = bytes.count
-        for (i, b) in bytes.enumerated() {
+        for i in 0..<bytes.count {
+            let b = bytes[i]
             guard b < 0x80 else { return nil }
             if b == UInt8(ascii: "."), end == bytes.count { end = i }
         }
         if end > 0, bytes[end - 1] == UInt8(ascii: "Z") { end -= 1 }
-        return .some(ISO8601Text.parseDateTime(UnsafeBufferPointer(rebasing: bytes[..<end])))
+        let text = UnsafeBufferPointer(rebasing: bytes[..<end])
+        return .some(graphWallTime(text) ?? ISO8601Text.parseDateTime(text))
+    }
+
+    /// `yyyy-MM-ddTHH:mm:ss` (Graph's own form, before its fraction) read in one pass; nil for
+    /// any other text, or a day or time that does not exist, which `ISO8601Text` then reads
+    /// (and refuses) as before: where this gives a value, that gives the same.
+    private static func graphWallTime(_ b: UnsafeBufferPointer<UInt8>) -> CalendarDateTime? {
+        guard b.count == 19, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
+            b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":")
+        else { return nil }
+        var ok = true
+        func number(_ from: Int, _ count: Int) -> Int {
+            var v = 0
+            for k in from..<(from + count) {
+                let d = b[k] &- 48
+                if d > 9 { ok = false }
+                v = v * 10 + Int(d)
+            }
+            return v
+        }
+        let date = CalendarDate(year: number(0, 4), month: number(5, 2), day: number(8, 2))
+        let time = TimeOfDay(hour: number(11, 2), minute: number(14, 2), second: number(17, 2))
+        guard ok, date.isValid, time.isValid else { return nil }
+        return CalendarDateTime(date: date, time: time, reference: .floating)
     }
 
     /// A timestamp as UTC: `…Z`, `…+02:00`, or PowerShell 5's `/Date(milliseconds)/`.
@@ -123,10 +167,10 @@ enum GraphDateTimes {
     static func windowsName(_ zone: String) -> String {
         // Every start and end of every body comes here, and a file names few zones: the names
         // are remembered (resolving one, and finding its Windows id, cost ~2,500 instructions).
-        windowsNames.name(zone, otherwise: windowsNameResolved)
+        windowsNames.value(zone, otherwise: windowsNameResolved)
     }
 
-    private static let windowsNames = GraphZoneNameMemo()
+    private static let windowsNames = GraphZoneNameMemo<String>()
 
     private static func windowsNameResolved(_ zone: String) -> String {
         let resolution = clock.resolver.resolveName(zone)

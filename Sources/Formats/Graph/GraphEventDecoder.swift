@@ -60,22 +60,31 @@ struct GraphEventDecoder {
         guard o["start"] != nil || o["subject"] != nil || o["iCalUId"] != nil || o["recurrence"] != nil else {
             throw fail(path, "not a Graph event: none of start, subject, iCalUId, recurrence")
         }
+        // The event (and the result holding it) is made last, from `item` and these: an event
+        // made first and given its item at the end was copied (a box made and freed for every
+        // body the writer reads back).
         var item = CalendarItem()
-        var event = Event()
+        var end: CalendarDateTime?
+        var transparency: String?
+        var originalStart: CalendarDateTime?
+        var recurrence: ExchangeRecurrence?
+        var cancelledDays: [CalendarDate] = []
+        var exceptionOccurrences: [(object: JSONObject, path: String)] = []
         let typeWord = try string(o, "type", path)
         let kind = typeWord.flatMap { w in [GraphEvent.Kind.singleInstance, .occurrence, .exception, .seriesMaster].first { $0.rawValue.caseInsensitiveEquals(w) } }
         if let typeWord, kind == nil { try warn("\(path)/type", "unknown event type \"\(typeWord)\"; read as a single instance") }
         // A POST body has no `type`: a pattern makes it a master.
         let implied: GraphEvent.Kind = o["recurrence"]?.objectValue != nil ? .seriesMaster : .singleInstance
-        var result = GraphEvent(event: event, kind: kind ?? implied)
-        result.id = try string(o, "id", path)
-        result.seriesMasterID = try string(o, "seriesMasterId", path)
+        let id = try string(o, "id", path)
+        let seriesMasterID = try string(o, "seriesMasterId", path)
 
+        let hasSeriesUID: Bool
         if let uid = try string(o, "uid", path) {
             item.uid = uid
-            result.hasSeriesUID = true
+            hasSeriesUID = true
         } else {
-            item.uid = try string(o, "iCalUId", path) ?? result.id
+            item.uid = try string(o, "iCalUId", path) ?? id
+            hasSeriesUID = false
         }
         item.title = try string(o, "subject", path)
 
@@ -98,14 +107,14 @@ struct GraphEventDecoder {
         let startZone = try string(o, "originalStartTimeZone", path)
         let endZone = try string(o, "originalEndTimeZone", path) ?? startZone
         item.start = try dateTime(o, "start", path, allDay: isAllDay, zone: startZone)
-        event.end = try dateTime(o, "end", path, allDay: isAllDay, zone: endZone)
+        end = try dateTime(o, "end", path, allDay: isAllDay, zone: endZone)
         if let u = try string(o, "originalStart", path) {
             guard let t = GraphDateTimes.timestamp(u) else { throw fail("\(path)/originalStart", "not a date-time: \"\(u)\"") }
-            result.originalStart = t
+            originalStart = t
         }
 
         if let r = try object(o, "recurrence", path) {
-            result.recurrence = try GraphRecurrence.read(r, path: "\(path)/recurrence", fail: fail)
+            recurrence = try GraphRecurrence.read(r, path: "\(path)/recurrence", fail: fail)
         }
 
         try locations(o, path, &item)
@@ -142,7 +151,7 @@ struct GraphEventDecoder {
 
         if let showAs = try string(o, "showAs", path) {
             guard let status = ExchangeBusyStatus(graph: showAs) else { throw fail("\(path)/showAs", "unknown showAs \"\(showAs)\"") }
-            event.transparency = status.transparency
+            transparency = status.transparency
             if status != .noData {
                 item.properties.append(Property(name: ExchangeProperties.busyStatus, value: .text([status.cdo])))
             }
@@ -186,21 +195,25 @@ struct GraphEventDecoder {
                 guard let s = v.stringValue, let day = ISO8601Text.parseDate(String(s.suffix(10))) else {
                     throw fail("\(path)/cancelledOccurrences/\(i)", "expected \"OID.<master id>.<yyyy-mm-dd>\", found \(v)")
                 }
-                result.cancelledDays.append(day)
+                cancelledDays.append(day)
             }
         }
         if let exceptions = o["exceptionOccurrences"]?.arrayValue {
             for (i, v) in exceptions.enumerated() {
                 guard let e = v.objectValue else { throw fail("\(path)/exceptionOccurrences/\(i)", "expected an event object") }
-                result.exceptionOccurrences.append((GraphMembers.normalized(e), "\(path)/exceptionOccurrences/\(i)"))
+                exceptionOccurrences.append((GraphMembers.normalized(e), "\(path)/exceptionOccurrences/\(i)"))
             }
         }
-        event.item = item
-        result.event = event
-        // Applied once the series is put together (`kept`), since the source's RRULE or
-        // RECURRENCE-ID it may hold come after what Graph's members say.
-        result.remainder = try remainder(o, path)
-        return result
+        var event = Event(item: item)
+        event.end = end
+        event.transparency = transparency
+        return GraphEvent(
+            event: event, kind: kind ?? implied, id: id, seriesMasterID: seriesMasterID, originalStart: originalStart,
+            recurrence: recurrence, exceptionOccurrences: exceptionOccurrences, cancelledDays: cancelledDays,
+            hasSeriesUID: hasSeriesUID,
+            // Applied once the series is put together (`kept`), since the source's RRULE or
+            // RECURRENCE-ID it may hold come after what Graph's members say.
+            remainder: try remainder(o, path))
     }
 
     /// `event` with the source's own iCalendar restored where Graph's members could not say it.
