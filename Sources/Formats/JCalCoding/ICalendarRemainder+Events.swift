@@ -74,11 +74,21 @@ extension ICalendarRemainder {
             return value ? .reconstructed : .none
         }
         /// The same for participants, whose properties are made and compared where they differ.
+        /// Read in place: a `zip` copied each participant (a dozen strings) of both lists.
         func change(_ p: [Participant], _ q: [Participant], _ name: String) -> Change {
             guard !p.isEmpty, !q.isEmpty, !shared.contains(name) else { return .none }
             if p.count != q.count { return .reconstructed }
-            for (x, y) in zip(p, q) where x != y && !sameProperty(x, y) { return .reconstructed }
-            return .both
+            return p.withUnsafeBufferPointer { x in
+                q.withUnsafeBufferPointer { y in
+                    for i in x.indices where x[i] != y[i] && !sameProperty(x[i], y[i]) { return .reconstructed }
+                    return .both
+                }
+            }
+        }
+        /// The same for one participant (an organizer), without a list made of each.
+        func change(_ p: Participant?, _ q: Participant?, _ name: String) -> Change {
+            guard let p, let q, !shared.contains(name) else { return .none }
+            return p == q || sameProperty(p, q) ? .both : .reconstructed
         }
         /// Leaves a field out as `change` says.
         func leave<T>(_ change: Change, _ p: inout T, _ q: inout T, _ none: T) {
@@ -116,7 +126,7 @@ extension ICalendarRemainder {
         leave(change(a.classification, b.classification, "CLASS", value: false), &x.classification, &y.classification, nil)
         leave(change(a.priority, b.priority, "PRIORITY"), &x.priority, &y.priority, nil)
         leave(change(a.categories, b.categories, "CATEGORIES"), &x.categories, &y.categories, [])
-        leave(change(a.organizer.map { [$0] } ?? [], b.organizer.map { [$0] } ?? [], "ORGANIZER"), &x.organizer, &y.organizer, nil)
+        leave(change(a.organizer, b.organizer, "ORGANIZER"), &x.organizer, &y.organizer, nil)
         leave(change(a.attendees, b.attendees, "ATTENDEE"), &x.attendees, &y.attendees, [])
         leave(change(a.sequence, b.sequence, "SEQUENCE"), &x.sequence, &y.sequence, nil)
         leave(change(a.created, b.created, "CREATED"), &x.created, &y.created, nil)

@@ -127,15 +127,15 @@ public struct ICalendarRemainder: Equatable {
         // Keys and done marks of both lists, and the matches of a name, in buffers of their own:
         // the loops below go over the lists once a name (~16 instances a side for an event), and
         // an array's checks and growth doubled their cost.
+        // One allocation holds the three (most lists are short: three cost more than filling
+        // them), and none is made for two empty lists (an event's sub-components, mostly).
         let (no, nr) = (original.count, reconstructed.count)
-        let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: no + nr)
-        let done = UnsafeMutablePointer<Bool>.allocate(capacity: no + nr)
-        let matches = UnsafeMutablePointer<Int>.allocate(capacity: max(no, 1))
-        defer {
-            keys.deallocate()
-            done.deallocate()
-            matches.deallocate()
-        }
+        guard no + nr > 0 else { return }
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: 8 &* (2 &* no &+ nr) &+ (no &+ nr), alignment: 8)
+        defer { memory.deallocate() }
+        let keys = memory.bindMemory(to: UInt64.self, capacity: no + nr)
+        let matches = (memory + 8 &* (no &+ nr)).bindMemory(to: Int.self, capacity: no)
+        let done = (memory + 8 &* (2 &* no &+ nr)).bindMemory(to: Bool.self, capacity: no + nr)
         for i in 0..<no { keys[i] = key(originalNames[i]) }
         for j in 0..<nr { keys[no + j] = key(reconstructedNames[j]) }
         done.initialize(repeating: false, count: no + nr)
