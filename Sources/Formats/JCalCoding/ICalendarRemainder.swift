@@ -43,15 +43,77 @@ public struct ICalendarRemainder: Equatable {
         let (originalNames, reconstructedNames) = (names(original), names(reconstructed))
         original.withUnsafeBufferPointer { o in
             reconstructed.withUnsafeBufferPointer { r in
-                differences(o, originalNames, r, reconstructedNames, same: same, replaces: &replaces, kept: &kept)
+                differences(
+                    o, originalNames, r, reconstructedNames, same: same, replaces: &replaces,
+                    keep: { i, rest in
+                        // Room for the rest of the list at once: grown one by one, the kept list
+                        // was reallocated ~5 times an item.
+                        if kept.isEmpty { kept.reserveCapacity(rest) }
+                        kept.append(o[i])
+                    })
             }
         }
+    }
+
+    /// `differences` for an `original` list the caller no longer needs, which becomes the kept
+    /// list: the kept instances are moved to its front and the rest dropped, where copying
+    /// each (a recurrence rule's worth of bytes and a retain of each part, then a release of
+    /// both copies) cost ~400 instructions, and a Graph write keeps ~10 an event.
+    static func differences<T>(
+        taking original: inout [T], _ reconstructed: [T], names: ([T]) -> [String],
+        same: (UnsafePointer<T>, UnsafePointer<T>) -> Bool, replaces: inout [String]
+    ) {
+        let (originalNames, reconstructedNames) = (names(original), names(reconstructed))
+        var keptIndices: [Int] = []
+        original.withUnsafeBufferPointer { o in
+            reconstructed.withUnsafeBufferPointer { r in
+                differences(
+                    o, originalNames, r, reconstructedNames, same: same, replaces: &replaces,
+                    keep: { i, rest in
+                        if keptIndices.isEmpty { keptIndices.reserveCapacity(rest) }
+                        keptIndices.append(i)
+                    })
+            }
+        }
+        keepOnly(keptIndices, of: &original)
+    }
+
+    /// Reorders `list` so that it holds the elements at `indices`, in their order, and no
+    /// other: they are swapped into place (no copy, no retain) and the rest destroyed.
+    private static func keepOnly<T>(_ indices: [Int], of list: inout [T]) {
+        let (n, k) = (list.count, indices.count)
+        guard k > 0 else {
+            list = []
+            return
+        }
+        // The position of each original element, and the original element at each position.
+        let position = UnsafeMutablePointer<Int>.allocate(capacity: 2 * n)
+        let element = position + n
+        defer { position.deallocate() }
+        for i in 0..<n {
+            position[i] = i
+            element[i] = i
+        }
+        list.withUnsafeMutableBufferPointer { buffer in
+            for j in 0..<k {
+                let e = indices[j]
+                let p = position[e]
+                guard p != j else { continue }
+                buffer.swapAt(j, p)
+                let displaced = element[j]
+                position[displaced] = p
+                element[p] = displaced
+                position[e] = j
+                element[j] = e
+            }
+        }
+        list.removeLast(n - k)
     }
 
     private static func differences<T>(
         _ original: UnsafeBufferPointer<T>, _ originalNames: [String], _ reconstructed: UnsafeBufferPointer<T>,
         _ reconstructedNames: [String], same sameInstance: (UnsafePointer<T>, UnsafePointer<T>) -> Bool, replaces: inout [String],
-        kept: inout [T]
+        keep: (_ index: Int, _ rest: Int) -> Void
     ) {
         // FNV-1a, over the contiguous bytes (iterating `utf8` cost ~3x as much).
         func key(_ n: String) -> UInt64 {
@@ -65,15 +127,15 @@ public struct ICalendarRemainder: Equatable {
         // Keys and done marks of both lists, and the matches of a name, in buffers of their own:
         // the loops below go over the lists once a name (~16 instances a side for an event), and
         // an array's checks and growth doubled their cost.
+        // One allocation holds the three (most lists are short: three cost more than filling
+        // them), and none is made for two empty lists (an event's sub-components, mostly).
         let (no, nr) = (original.count, reconstructed.count)
-        let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: no + nr)
-        let done = UnsafeMutablePointer<Bool>.allocate(capacity: no + nr)
-        let matches = UnsafeMutablePointer<Int>.allocate(capacity: max(no, 1))
-        defer {
-            keys.deallocate()
-            done.deallocate()
-            matches.deallocate()
-        }
+        guard no + nr > 0 else { return }
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: 8 &* (2 &* no &+ nr) &+ (no &+ nr), alignment: 8)
+        defer { memory.deallocate() }
+        let keys = memory.bindMemory(to: UInt64.self, capacity: no + nr)
+        let matches = (memory + 8 &* (no &+ nr)).bindMemory(to: Int.self, capacity: no)
+        let done = (memory + 8 &* (2 &* no &+ nr)).bindMemory(to: Bool.self, capacity: no + nr)
         for i in 0..<no { keys[i] = key(originalNames[i]) }
         for j in 0..<nr { keys[no + j] = key(reconstructedNames[j]) }
         done.initialize(repeating: false, count: no + nr)
@@ -95,10 +157,7 @@ public struct ICalendarRemainder: Equatable {
             if matchCount == 0 {
                 replaces.append(n)
             } else {
-                // Room for the rest of the list at once: grown one by one, the kept list was
-                // reallocated ~5 times an item.
-                if kept.isEmpty { kept.reserveCapacity(no - originalFrom) }
-                for m in 0..<matchCount { kept.append(original[matches[m]]) }
+                for m in 0..<matchCount { keep(matches[m], no - originalFrom) }
             }
         }
         for i in 0..<no where !done[i] { visit(originalNames[i], keys[i], originalFrom: i, reconstructedFrom: 0) }
@@ -113,6 +172,20 @@ public struct ICalendarRemainder: Equatable {
             original, reconstructed, names: { $0.map { $0.name } },
             same: { a, b in a.pointee.value == b.pointee.value && a.pointee.parameters == b.pointee.parameters }, replaces: &r.replaces,
             kept: &r.properties)
+        return r
+    }
+
+    /// `between(original:reconstructed:)` for an `original` tree made for the comparison alone:
+    /// its property list becomes the kept one (`differences(taking:…)`).
+    static func between(taking original: inout Component, reconstructed: Component) -> ICalendarRemainder {
+        var r = ICalendarRemainder()
+        differences(
+            taking: &original.properties, reconstructed.properties, names: { $0.map { $0.name } },
+            same: { a, b in a.pointee.value == b.pointee.value && a.pointee.parameters == b.pointee.parameters }, replaces: &r.replaces)
+        swap(&r.properties, &original.properties)
+        differences(
+            original.components, reconstructed.components, names: { $0.map { $0.name } }, same: { $0.pointee == $1.pointee },
+            replaces: &r.replaces, kept: &r.components)
         return r
     }
 

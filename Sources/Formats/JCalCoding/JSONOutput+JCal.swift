@@ -29,8 +29,8 @@ extension JSONOutput {
     /// and the declared type of an `unknown` value: what the parameters need of the value, found
     /// in one look at it (matching the value in `jcalProperty` itself copied the whole value,
     /// a recurrence rule's worth of bytes, for every property).
-    private static func parameterFacts(_ value: PropertyValue) -> (zone: String?, declaredType: String?) {
-        switch value {
+    private static func parameterFacts(_ value: UnsafePointer<PropertyValue>) -> (zone: String?, declaredType: String?) {
+        switch value.pointee {
         case .dateTimes(let d): return (d.first?.reference.zoneIdentifier, nil)
         case .periods(let p): return (p.first?.start.reference.zoneIdentifier, nil)
         case .unknown(let type, _): return (nil, type)
@@ -51,21 +51,33 @@ extension JSONOutput {
 
     /// Writes each property of `list` (`jcalProperty`).
     public mutating func jcalProperties(_ list: [Property]) {
-        // Indexed: a `for` loop copied each property (a recurrence rule's worth of bytes, and a
-        // retain of each of its parts) before writing it.
-        for i in list.indices { jcalProperty(list[i]) }
+        // Read in place: a `for` loop, and an indexed one too, copied each property (a recurrence
+        // rule's worth of bytes, and a retain of each of its parts) before writing it.
+        list.withUnsafeBufferPointer { all in
+            guard let base = all.baseAddress else { return }
+            for i in 0..<all.count { jcalProperty(at: base + i) }
+        }
     }
 
     /// Writes a property as `[name, {parameters}, type, value, …]`.
     public mutating func jcalProperty(_ p: Property) {
+        withUnsafePointer(to: p) { jcalProperty(at: $0) }
+    }
+
+    /// `jcalProperty` of the property at `property`, read in place: passed by value to a
+    /// method of the output (which the compiler cannot tell from the list holding it), each
+    /// property was copied and released, ~20% of writing it.
+    private mutating func jcalProperty(at property: UnsafePointer<Property>) {
+        let (name, parameters) = (property.pointee.name, property.pointee.parameters)
+        let value = property.pointer(to: \.value)!
         beginArray()
-        lowercasedString(p.name)
+        lowercasedString(name)
         beginObject()
-        let facts = Self.parameterFacts(p.value)
-        if let zone = facts.zone, !p.parameters.contains(where: { $0.name == "TZID" }) {
+        let facts = Self.parameterFacts(value)
+        if let zone = facts.zone, !parameters.contains(where: { $0.name == "TZID" }) {
             jcalParameter("TZID", [zone])
         }
-        p.parameters.withUnsafeBufferPointer { all in
+        parameters.withUnsafeBufferPointer { all in
             var i = 0
             while i < all.count {
                 if all[i].name != "VALUE" { jcalParameter(all[i].name, all[i].values) }
@@ -79,14 +91,14 @@ extension JSONOutput {
             jcalParameter(Self.declaredTypeParameter, [type])
         }
         endObject()
-        jcalValue(p.value, name: p.name)
+        jcalValue(value, name: name)
         endArray()
     }
 
     /// Writes the type and values of a property called `name` (its table entry is looked up
     /// only for untyped text, the one case that needs it: the lookup was ~10% of a property).
-    private mutating func jcalValue(_ value: PropertyValue, name: String) {
-        switch value {
+    private mutating func jcalValue(_ value: UnsafePointer<PropertyValue>, name: String) {
+        switch value.pointee {
         case .text(let values):
             plainString("text")
             for v in values { string(v) }

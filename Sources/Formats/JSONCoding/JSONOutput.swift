@@ -233,31 +233,29 @@ public struct JSONOutput {
     private mutating func appendQuotedLowercasedASCII(_ s: String) -> Bool {
         s.utf8.withContiguousStorageIfAvailable { utf8 in
             let n = utf8.count
-            // Room for the name and its quotes, escaped ones inside `stringOfJSON`, at once.
+            // Room for the name (a word at least) and its quotes, escaped ones inside
+            // `stringOfJSON`, at once.
             let quote = insideString ? 2 : 1
-            reserve(n &+ 2 &* quote)
+            reserve(max(n, 8) &+ 2 &* quote)
             storeQuote(at: count, insideString)
             var k = count &+ quote
             if let from = utf8.baseAddress {
-                guard JSONStringBytes.plainRunEnd(from, from: 0, end: n) == n else { return false }
-                // A word at a time while 8 bytes remain: `A`…`Z` found and lowered in all eight
-                // at once (no carry crosses a byte, for every byte is below 0x80).
+                // Checked and lowered a word at a time, the last part of a word too (a name is
+                // mostly shorter than a word: a byte loop cost ~15 instructions a byte).
                 var i = 0
                 while n &- i >= 8 {
-                    let w = UnsafeRawPointer(from + i).loadUnaligned(as: UInt64.self)
-                    guard w & 0x8080_8080_8080_8080 == 0 else { return false }
-                    let atLeastA: UInt64 = w &+ 0x3F3F_3F3F_3F3F_3F3F
-                    let pastZ: UInt64 = w &+ 0x2525_2525_2525_2525
-                    let upper: UInt64 = atLeastA & ~pastZ & 0x8080_8080_8080_8080
-                    let lowered: UInt64 = w | (upper &>> 2)
+                    guard let lowered = Self.loweredPlainASCII(UnsafeRawPointer(from + i).loadUnaligned(as: UInt64.self)) else {
+                        return false
+                    }
                     UnsafeMutableRawPointer(base + (k &+ i)).storeBytes(of: lowered, as: UInt64.self)
                     i &+= 8
                 }
-                while i < n {
-                    let b = from[i]
-                    guard b < 0x80 else { return false }
-                    base[k &+ i] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
-                    i &+= 1
+                if i < n {
+                    // The last word ends with the name: it overlaps the one before when there is one.
+                    let last = n >= 8 ? n &- 8 : 0
+                    let w = n >= 8 ? UnsafeRawPointer(from + last).loadUnaligned(as: UInt64.self) : Self.shortWord(from, n)
+                    guard let lowered = Self.loweredPlainASCII(w) else { return false }
+                    UnsafeMutableRawPointer(base + (k &+ last)).storeBytes(of: lowered, as: UInt64.self)
                 }
                 k &+= n
             }
@@ -271,15 +269,19 @@ public struct JSONOutput {
     /// jCal's type names, one a property, skip the scan for escapes.
     public mutating func plainString(_ value: StaticString) {
         comma()
-        // Room for the text and its quotes at once; the bytes stored one by one (a type name
-        // is a few bytes: a memcpy call cost more).
+        // Room for the text (a word at least) and its quotes at once; a type name shorter than
+        // a word stored as one, a longer one byte by byte (a memcpy call cost more).
         let n = value.utf8CodeUnitCount
         let quote = insideString ? 2 : 1
-        reserve(n &+ 2 &* quote)
+        reserve(max(n, 8) &+ 2 &* quote)
         storeQuote(at: count, insideString)
         var k = count &+ quote
         let from = value.utf8Start
-        for i in 0..<n { base[k &+ i] = from[i] }
+        if n < 8 {
+            UnsafeMutableRawPointer(base + k).storeBytes(of: Self.shortWord(from, n), as: UInt64.self)
+        } else {
+            for i in 0..<n { base[k &+ i] = from[i] }
+        }
         k &+= n
         storeQuote(at: k, insideString)
         count = k &+ quote
@@ -427,9 +429,19 @@ public struct JSONOutput {
             count &+= 2 &* quote
             return
         }
-        // Plain runs are found a word at a time and copied whole.
-        let first = JSONStringBytes.plainRunEnd(from, from: 0, end: n)
-        if first == n {
+        // A short string in one word (checked and stored whole), a longer one checked a word at
+        // a time and copied whole when it needs no escape, as most do.
+        if n < 8 {
+            let w = Self.shortWord(from, n)
+            if !JSONStringBytes.hasSpecialByte(w) {
+                reserve(8 &+ 2 &* quote)
+                storeQuote(at: count, escapedOnceMore)
+                UnsafeMutableRawPointer(base + (count &+ quote)).storeBytes(of: w, as: UInt64.self)
+                storeQuote(at: count &+ quote &+ n, escapedOnceMore)
+                count &+= n &+ 2 &* quote
+                return
+            }
+        } else if Self.isPlain(from, n) {
             reserve(n &+ 2 &* quote)
             storeQuote(at: count, escapedOnceMore)
             (base + (count &+ quote)).initialize(from: from, count: n)
@@ -437,6 +449,8 @@ public struct JSONOutput {
             count &+= n &+ 2 &* quote
             return
         }
+        // The plain run before the first byte to escape (there is one).
+        let first = JSONStringBytes.plainRunEnd(from, from: 0, end: n)
         // A string with escapes (Graph's kept iCalendar is JSON text: a quote every ~9 bytes)
         // gets room for its longest escaped form (6 bytes a byte, 7 escaped once more) once, and
         // is copied a word at a time as it is scanned: a memcpy call per short run cost more
@@ -487,6 +501,52 @@ public struct JSONOutput {
         }
         storeQuote(at: k, escapedOnceMore)
         count = k &+ quote
+    }
+
+    /// `w` with `A`…`Z` lowered, or nil when a byte is not ASCII or needs an escape: `A`…`Z`
+    /// found and lowered in all eight at once (no carry crosses a byte, for every byte is below
+    /// 0x80).
+    @inline(__always)
+    private static func loweredPlainASCII(_ w: UInt64) -> UInt64? {
+        guard w & 0x8080_8080_8080_8080 == 0, !JSONStringBytes.hasSpecialByte(w) else { return nil }
+        let atLeastA: UInt64 = w &+ 0x3F3F_3F3F_3F3F_3F3F
+        let pastZ: UInt64 = w &+ 0x2525_2525_2525_2525
+        let upper: UInt64 = atLeastA & ~pastZ & 0x8080_8080_8080_8080
+        return w | (upper &>> 2)
+    }
+
+    /// The `n` (< 8) bytes at `from` as a word, in memory order, its other bytes `a` (plain
+    /// ASCII, so they change no check): read in at most three loads, where a byte loop cost
+    /// ~10 instructions a byte, and most names and many values are this short. Stored whole,
+    /// its first `n` bytes are the text.
+    @inline(__always)
+    private static func shortWord(_ from: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
+        let raw = UnsafeRawPointer(from)
+        var w: UInt64 = 0
+        var offset = 0
+        if n & 4 != 0 {
+            w = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+            offset = 4
+        }
+        if n & 2 != 0 {
+            w |= UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt16.self))) &<< UInt64(offset &* 8)
+            offset &+= 2
+        }
+        if n & 1 != 0 { w |= UInt64(raw.load(fromByteOffset: offset, as: UInt8.self)) &<< UInt64(offset &* 8) }
+        let text: UInt64 = (1 &<< UInt64(n &* 8)) &- 1
+        return UInt64(littleEndian: w | (0x6161_6161_6161_6161 & ~text))
+    }
+
+    /// Whether the `n` (>= 8) bytes at `from` need no escape, a word at a time (the last word
+    /// overlapping the one before), without the byte loop `plainRunEnd` ends with.
+    @inline(__always)
+    private static func isPlain(_ from: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        var i = 0
+        while n &- i > 8 {
+            if JSONStringBytes.hasSpecialByte(UnsafeRawPointer(from + i).loadUnaligned(as: UInt64.self)) { return false }
+            i &+= 8
+        }
+        return !JSONStringBytes.hasSpecialByte(UnsafeRawPointer(from + (n &- 8)).loadUnaligned(as: UInt64.self))
     }
 
     /// Stores `"` at `k`, or `\"` when `escapedOnceMore` (room made by the caller).

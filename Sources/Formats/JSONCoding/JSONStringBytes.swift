@@ -9,7 +9,7 @@ public enum JSONStringBytes {
     /// Exact as to "some byte in the word", which is all the callers ask; the byte loop after it
     /// finds which.
     @inline(__always)
-    private static func hasSpecialByte(_ w: UInt64) -> Bool {
+    static func hasSpecialByte(_ w: UInt64) -> Bool {
         let quote = w ^ (ones &* 0x22)
         let backslash = w ^ (ones &* 0x5C)
         let zeroInQuote = (quote &- ones) & ~quote
