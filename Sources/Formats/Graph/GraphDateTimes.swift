@@ -69,6 +69,13 @@ enum GraphDateTimes {
     /// `wallTime` of ASCII bytes; `.some(nil)` when they do not parse, nil when they are not
     /// ASCII (the Character-wise cut then decides).
     private static func wallTime(ascii bytes: UnsafeBufferPointer<UInt8>) -> CalendarDateTime?? {
+        // Graph's own form, `yyyy-MM-ddTHH:mm:ss.fffffff`, first: its first `.` is the one after
+        // the seconds (`graphWallTime` takes no other byte there), and no `Z` ends what it cuts.
+        if bytes.count > 19, bytes[19] == UInt8(ascii: "."), isASCII(bytes),
+            let value = graphWallTime(UnsafeBufferPointer(rebasing: bytes[..<19]))
+        {
+            return .some(value)
+        }
         var end = bytes.count
         for i in 0..<bytes.count {
             let b = bytes[i]
@@ -78,6 +85,13 @@ enum GraphDateTimes {
         if end > 0, bytes[end - 1] == UInt8(ascii: "Z") { end -= 1 }
         let text = UnsafeBufferPointer(rebasing: bytes[..<end])
         return .some(graphWallTime(text) ?? ISO8601Text.parseDateTime(text))
+    }
+
+    /// Whether every byte is ASCII (one pass with no branch, which the compiler widens).
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var all: UInt8 = 0
+        for b in bytes { all |= b }
+        return all < 0x80
     }
 
     /// `yyyy-MM-ddTHH:mm:ss` (Graph's own form, before its fraction) read in one pass; nil for
