@@ -130,6 +130,7 @@ enum GraphDateTimes {
             )
             .withWallSeconds(seconds)
         }
+        if let value = utcTimestamp(text) { return value }
         guard text.count >= 19 else { return nil }
         var rest = Substring(text.dropFirst(19))
         guard var value = ISO8601Text.parseDateTime(String(text.prefix(19))) else { return nil }
@@ -145,6 +146,25 @@ enum GraphDateTimes {
         value = value.withWallSeconds(value.wallSecondsSinceEpoch - offset)
         value.reference = .utc
         return value
+    }
+
+    /// `timestamp` of ASCII text in UTC (`2024-05-01T09:00:00.1234567Z`, every `originalStart`
+    /// Graph sends), read on its bytes; nil for any other text, which `timestamp` reads by
+    /// Character as before (~5,000 instructions a time). Where this gives a value, that gives
+    /// the same: in ASCII, Characters are bytes but for `\r\n`, which none of these holds.
+    private static func utcTimestamp(_ text: String) -> CalendarDateTime? {
+        var text = text
+        return text.withUTF8 { b in
+            guard b.count >= 19, isASCII(b), var value = graphWallTime(UnsafeBufferPointer(rebasing: b[..<19])) else { return nil }
+            var i = 19
+            if i < b.count, b[i] == UInt8(ascii: ".") {
+                while i < b.count, b[i] == UInt8(ascii: ".") || (b[i] >= UInt8(ascii: "0") && b[i] <= UInt8(ascii: "9")) { i += 1 }
+            }
+            guard i == b.count || (i == b.count - 1 && b[i] == UInt8(ascii: "Z")) else { return nil }
+            value = value.withWallSeconds(value.wallSecondsSinceEpoch - 0)
+            value.reference = .utc
+            return value
+        }
     }
 
     /// The wall time in `zone` of a UTC time; nil when the zone does not resolve.
