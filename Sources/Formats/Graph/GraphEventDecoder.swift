@@ -309,7 +309,10 @@ struct GraphEventDecoder {
             func p() -> String { place(index) }
             var props: [Property] = []
             if let id = try string(l, "uniqueId", p()), !id.isEmpty { props.append(Property(name: "UID", value: .text([id]))) }
-            if let name = try string(l, "displayName", p()), !name.isEmpty { props.append(Property(name: "NAME", value: .text([name]))) }
+            // NAME goes here, made once another property is: a location that is only a name
+            // (most are) is all in LOCATION already.
+            let displayName = try string(l, "displayName", p()).flatMap { $0.isEmpty ? nil : $0 }
+            let nameIndex = props.count
             if let type = try string(l, "locationType", p()), type != "default" {
                 props.append(Property(name: GraphPropertyNames.locationType, value: .text([type])))
             }
@@ -331,8 +334,8 @@ struct GraphEventDecoder {
             if let mail = try string(l, "locationEmailAddress", p()), !mail.isEmpty {
                 props.append(Property(name: GraphPropertyNames.locationEmail, value: .text([mail])))
             }
-            // A location that is only a name is all in LOCATION already.
-            guard props.contains(where: { $0.name != "NAME" }) else { continue }
+            guard !props.isEmpty else { continue }
+            if let displayName { props.insert(Property(name: "NAME", value: .text([displayName])), at: nameIndex) }
             item.components.append(Component(name: "VLOCATION", properties: props))
         }
     }
