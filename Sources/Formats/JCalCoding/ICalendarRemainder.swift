@@ -30,21 +30,21 @@ public struct ICalendarRemainder: Equatable {
     /// and no per-name arrays are built: this runs for every item a JSON writer checks. Names
     /// are compared by a hash of their bytes first: most pairs differ, and comparing two
     /// different Strings cost a call each (most of a Graph body's check). The names come from
-    /// the caller, which knows the type, and the instances are compared in place: taken out of
-    /// the arrays in here (by a key path for the name) each was copied and released.
+    /// the caller, which knows the type, read in place (`name`): taken out of the arrays in here
+    /// by a key path each instance was copied and released, and arrays of the names cost two
+    /// allocations and a retain and release of each name a comparison.
     ///
     /// `same` compares two instances of one name in place (the caller knows which fields are
     /// left to compare): read out of the arrays for `==`, both were copied and destroyed, ~180k
     /// Property copies for a Graph write of 10k events.
     static func differences<T>(
-        _ original: [T], _ reconstructed: [T], names: ([T]) -> [String], same: (UnsafePointer<T>, UnsafePointer<T>) -> Bool,
+        _ original: [T], _ reconstructed: [T], name: (UnsafePointer<T>) -> String, same: (UnsafePointer<T>, UnsafePointer<T>) -> Bool,
         replaces: inout [String], kept: inout [T]
     ) {
-        let (originalNames, reconstructedNames) = (names(original), names(reconstructed))
         original.withUnsafeBufferPointer { o in
             reconstructed.withUnsafeBufferPointer { r in
                 differences(
-                    o, originalNames, r, reconstructedNames, same: same, replaces: &replaces,
+                    o, r, name: name, same: same, replaces: &replaces,
                     keep: { i, rest in
                         // Room for the rest of the list at once: grown one by one, the kept list
                         // was reallocated ~5 times an item.
@@ -60,15 +60,14 @@ public struct ICalendarRemainder: Equatable {
     /// each (a recurrence rule's worth of bytes and a retain of each part, then a release of
     /// both copies) cost ~400 instructions, and a Graph write keeps ~10 an event.
     static func differences<T>(
-        taking original: inout [T], _ reconstructed: [T], names: ([T]) -> [String],
+        taking original: inout [T], _ reconstructed: [T], name: (UnsafePointer<T>) -> String,
         same: (UnsafePointer<T>, UnsafePointer<T>) -> Bool, replaces: inout [String]
     ) {
-        let (originalNames, reconstructedNames) = (names(original), names(reconstructed))
         var keptIndices: [Int] = []
         original.withUnsafeBufferPointer { o in
             reconstructed.withUnsafeBufferPointer { r in
                 differences(
-                    o, originalNames, r, reconstructedNames, same: same, replaces: &replaces,
+                    o, r, name: name, same: same, replaces: &replaces,
                     keep: { i, rest in
                         if keptIndices.isEmpty { keptIndices.reserveCapacity(rest) }
                         keptIndices.append(i)
@@ -111,8 +110,8 @@ public struct ICalendarRemainder: Equatable {
     }
 
     private static func differences<T>(
-        _ original: UnsafeBufferPointer<T>, _ originalNames: [String], _ reconstructed: UnsafeBufferPointer<T>,
-        _ reconstructedNames: [String], same sameInstance: (UnsafePointer<T>, UnsafePointer<T>) -> Bool, replaces: inout [String],
+        _ original: UnsafeBufferPointer<T>, _ reconstructed: UnsafeBufferPointer<T>, name instanceName: (UnsafePointer<T>) -> String,
+        same sameInstance: (UnsafePointer<T>, UnsafePointer<T>) -> Bool, replaces: inout [String],
         keep: (_ index: Int, _ rest: Int) -> Void
     ) {
         // FNV-1a, over the contiguous bytes (iterating `utf8` cost ~3x as much).
@@ -136,19 +135,22 @@ public struct ICalendarRemainder: Equatable {
         let keys = memory.bindMemory(to: UInt64.self, capacity: no + nr)
         let matches = (memory + 8 &* (no &+ nr)).bindMemory(to: Int.self, capacity: no)
         let done = (memory + 8 &* (2 &* no &+ nr)).bindMemory(to: Bool.self, capacity: no + nr)
-        for i in 0..<no { keys[i] = key(originalNames[i]) }
-        for j in 0..<nr { keys[no + j] = key(reconstructedNames[j]) }
+        let (o, r) = (original.baseAddress, reconstructed.baseAddress)
+        func originalName(_ i: Int) -> String { instanceName(o! + i) }
+        func reconstructedName(_ j: Int) -> String { instanceName(r! + j) }
+        for i in 0..<no { keys[i] = key(originalName(i)) }
+        for j in 0..<nr { keys[no + j] = key(reconstructedName(j)) }
         done.initialize(repeating: false, count: no + nr)
         func visit(_ n: String, _ nk: UInt64, originalFrom: Int, reconstructedFrom: Int) {
             var matchCount = 0
-            for i in originalFrom..<no where !done[i] && keys[i] == nk && originalNames[i] == n {
+            for i in originalFrom..<no where !done[i] && keys[i] == nk && originalName(i) == n {
                 done[i] = true
                 matches[matchCount] = i
                 matchCount += 1
             }
             var same = true
             var k = 0
-            for j in reconstructedFrom..<nr where !done[no + j] && keys[no + j] == nk && reconstructedNames[j] == n {
+            for j in reconstructedFrom..<nr where !done[no + j] && keys[no + j] == nk && reconstructedName(j) == n {
                 done[no + j] = true
                 if same { same = k < matchCount && sameInstance(original.baseAddress! + matches[k], reconstructed.baseAddress! + j) }
                 k += 1
@@ -160,8 +162,8 @@ public struct ICalendarRemainder: Equatable {
                 for m in 0..<matchCount { keep(matches[m], no - originalFrom) }
             }
         }
-        for i in 0..<no where !done[i] { visit(originalNames[i], keys[i], originalFrom: i, reconstructedFrom: 0) }
-        for j in 0..<nr where !done[no + j] { visit(reconstructedNames[j], keys[no + j], originalFrom: no, reconstructedFrom: j) }
+        for i in 0..<no where !done[i] { visit(originalName(i), keys[i], originalFrom: i, reconstructedFrom: 0) }
+        for j in 0..<nr where !done[no + j] { visit(reconstructedName(j), keys[no + j], originalFrom: no, reconstructedFrom: j) }
     }
 
     /// The remainder that turns `reconstructed` back into `original`.
@@ -169,7 +171,7 @@ public struct ICalendarRemainder: Equatable {
         var r = ICalendarRemainder()
         // Names are equal here: the values and parameters are what is left.
         differences(
-            original, reconstructed, names: { $0.map { $0.name } },
+            original, reconstructed, name: { $0.pointee.name },
             same: { a, b in a.pointee.value == b.pointee.value && a.pointee.parameters == b.pointee.parameters }, replaces: &r.replaces,
             kept: &r.properties)
         return r
@@ -180,11 +182,11 @@ public struct ICalendarRemainder: Equatable {
     static func between(taking original: inout Component, reconstructed: Component) -> ICalendarRemainder {
         var r = ICalendarRemainder()
         differences(
-            taking: &original.properties, reconstructed.properties, names: { $0.map { $0.name } },
+            taking: &original.properties, reconstructed.properties, name: { $0.pointee.name },
             same: { a, b in a.pointee.value == b.pointee.value && a.pointee.parameters == b.pointee.parameters }, replaces: &r.replaces)
         swap(&r.properties, &original.properties)
         differences(
-            original.components, reconstructed.components, names: { $0.map { $0.name } }, same: { $0.pointee == $1.pointee },
+            original.components, reconstructed.components, name: { $0.pointee.name }, same: { $0.pointee == $1.pointee },
             replaces: &r.replaces, kept: &r.components)
         return r
     }
@@ -193,7 +195,7 @@ public struct ICalendarRemainder: Equatable {
     public static func between(original: Component, reconstructed: Component) -> ICalendarRemainder {
         var r = between(original: original.properties, reconstructed: reconstructed.properties)
         differences(
-            original.components, reconstructed.components, names: { $0.map { $0.name } }, same: { $0.pointee == $1.pointee },
+            original.components, reconstructed.components, name: { $0.pointee.name }, same: { $0.pointee == $1.pointee },
             replaces: &r.replaces, kept: &r.components)
         return r
     }
