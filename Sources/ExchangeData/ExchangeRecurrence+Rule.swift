@@ -89,12 +89,26 @@ extension ExchangeRecurrence {
         return iterator.next()
     }
 
+    /// Whether `firstOccurrence(start:)` gives what `other`'s gives for every start: it reads the
+    /// pattern and the range, all but the range's zone name (the start's reference is the zone).
+    /// Keep this beside `firstOccurrence`, and in step with what it reads.
+    public func hasFirstOccurrence(of other: ExchangeRecurrence) -> Bool {
+        pattern == other.pattern && range.kind == other.range.kind && range.startDate == other.range.startDate
+            && range.endDate == other.range.endDate && range.numberOfOccurrences == other.range.numberOfOccurrences
+    }
+
     /// Why a series of this pattern cannot start at `start`, or nil when it can: RFC 5545
     /// counts DTSTART as the first occurrence even when the rule does not give that day
     /// (RFC 5545 §3.8.5.3), while Exchange starts the series on the pattern's first day on or
     /// after it (`firstOccurrence`), so that occurrence would move.
     public func offPatternReason(start: CalendarDateTime, clock: any WallClock = TimeZoneDatabaseClock.shared) -> String? {
-        guard let first = firstOccurrence(start: start, clock: clock) else { return "the pattern gives no day on or after DTSTART" }
+        Self.offPatternReason(start: start, firstOccurrence: firstOccurrence(start: start, clock: clock))
+    }
+
+    /// `offPatternReason(start:)` where `first` is `firstOccurrence(start:)`, found already (a
+    /// writer hands it on, so that reading its body back need not find it again).
+    public static func offPatternReason(start: CalendarDateTime, firstOccurrence first: CalendarDateTime?) -> String? {
+        guard let first else { return "the pattern gives no day on or after DTSTART" }
         guard first.date != start.date || first.wallSecondsSinceEpoch != start.wallSecondsSinceEpoch else { return nil }
         return "DTSTART is not a day of its rule, and Exchange starts a series on the rule's first day"
     }

@@ -116,13 +116,27 @@ public enum ExchangeBusyStatus: String, CaseIterable, Sendable {
 
     /// The status with this Graph word (case-insensitive).
     public init?(graph word: String) {
-        guard let found = Self.allCases.first(where: { $0.graph.lowercased() == word.lowercased() }) else { return nil }
-        self = found
+        // Graph's own spelling first, with no case folding (each fold of the word and of a
+        // case's word makes a String); the words differ in more than case, so a word spelled
+        // exactly names the status the folded look-up finds.
+        switch word {
+        case "free": self = .free
+        case "tentative": self = .tentative
+        case "busy": self = .busy
+        case "oof": self = .outOfOffice
+        case "workingElsewhere": self = .workingElsewhere
+        case "unknown": self = .noData
+        default:
+            let lowered = word.lowercased()
+            guard let found = Self.allCases.first(where: { $0.graph.lowercased() == lowered }) else { return nil }
+            self = found
+        }
     }
 
     /// The status with this X-MICROSOFT-CDO-BUSYSTATUS word (case-insensitive).
     public init?(cdo word: String) {
-        guard let found = Self.allCases.first(where: { $0.cdo == word.uppercased() }) else { return nil }
+        let upper = word.uppercased()
+        guard let found = Self.allCases.first(where: { $0.cdo == upper }) else { return nil }
         self = found
     }
 
@@ -164,7 +178,8 @@ public enum ExchangeSensitivity: String, CaseIterable, Sendable {
 
     /// The sensitivity with this word, EWS or Graph spelling, case-insensitive.
     public init?(word: String) {
-        guard let found = Self.allCases.first(where: { $0.rawValue == word.lowercased() }) else { return nil }
+        // Graph's spelling (the raw value) needs no case folding.
+        guard let found = Self(rawValue: word) ?? Self(rawValue: word.lowercased()) else { return nil }
         self = found
     }
 
@@ -215,7 +230,8 @@ public enum ExchangeImportance: String, CaseIterable, Sendable {
 
     /// The importance with this word, EWS or Graph spelling, case-insensitive.
     public init?(word: String) {
-        guard let found = Self.allCases.first(where: { $0.rawValue == word.lowercased() }) else { return nil }
+        // Graph's spelling (the raw value) needs no case folding.
+        guard let found = Self(rawValue: word) ?? Self(rawValue: word.lowercased()) else { return nil }
         self = found
     }
 

@@ -31,9 +31,11 @@ struct GraphBodyCompleter {
     }
 
     /// The text of a series' body: the master's `body` with its `exceptions` (override bodies,
-    /// each with its event) as `exceptionOccurrences`.
+    /// each with its event) as `exceptionOccurrences`; `firstOccurrence` is the series' first
+    /// occurrence as the writer found it (`GraphSeriesGrouper.master`).
     func series(
-        _ body: JSONObject, master: Event, start: CalendarDateTime, exceptions: [(body: JSONObject, event: Event)]
+        _ body: JSONObject, master: Event, start: CalendarDateTime, exceptions: [(body: JSONObject, event: Event)],
+        firstOccurrence: GraphSeriesGrouper.FoundFirstOccurrence? = nil
     ) -> [UInt8] {
         var body = body
         let completedExceptions: [JSONValue] = exceptions.map { exception in
@@ -47,7 +49,7 @@ struct GraphBodyCompleter {
             return .object(result)
         }
         if !completedExceptions.isEmpty { body.append("exceptionOccurrences", .array(completedExceptions)) }
-        return Self.rendered(body, kept: kept(body, original: master, rebuild: { decoded in GraphSeriesGrouper.master(decoded) }))
+        return Self.rendered(body, kept: kept(body, original: master, rebuild: { decoded in GraphSeriesGrouper.master(decoded, found: firstOccurrence) }))
     }
 
     /// What the check found a body cannot say: `remainder`, whose kept properties go on with

@@ -6,7 +6,10 @@ import JSONCoding
 /// `changeKey`, `iCalUId`, `webLink`, `onlineMeeting`), times as wall times in the event's own
 /// zone named the Windows way when it has a Windows name. What cannot be said is found apart
 /// (`losses`); what can be kept in calport's extended property is the writer's business.
-struct GraphEventEncoder {
+///
+/// A class: the writer hands it to every body job, and a copy of the struct (its vocabulary's
+/// words and tables) retained and released a dozen references.
+final class GraphEventEncoder {
     let vocabulary: ParticipantVocabulary
     /// Lists of generic properties this long are looked up through an index (below).
     static let longList = 256
@@ -216,9 +219,11 @@ struct GraphEventEncoder {
         if let title = event.title { o.append("subject", title) }
         var body = JSONObject()
         if let html = read.htmlDescription {
+            body.members.reserveCapacity(2)
             body.append("contentType", "html")
             body.append("content", html)
         } else if let notes = event.notes {
+            body.members.reserveCapacity(2)
             body.append("contentType", "text")
             body.append("content", notes)
         }
@@ -263,6 +268,8 @@ struct GraphEventEncoder {
 
         if let organizer = event.organizer, let r = recipient(organizer) { o.append("organizer", .object(r)) }
         var attendees: [JSONValue] = []
+        // Sized once (grown one by one, a meeting's list was reallocated two or three times).
+        if !event.attendees.isEmpty { attendees.reserveCapacity(event.attendees.count) }
         var expectsReply: Bool?
         for a in event.attendees {
             guard var r = recipient(a, members: 4) else { continue }

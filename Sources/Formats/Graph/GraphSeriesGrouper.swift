@@ -69,10 +69,14 @@ struct GraphSeriesGrouper {
     /// The event is changed in `e` itself, and its item's fields set directly (through the
     /// event's key-path members each cost ~3,000 instructions): when the caller hands `e` on,
     /// nothing else holds the event and it is not copied.
-    static func master(_ e: consuming GraphEvent) -> Event {
+    ///
+    /// - Parameter found: the first occurrence the writer found for the pattern it wrote; used
+    ///   where `e` reads as that pattern and start, else the first occurrence is found here.
+    static func master(_ e: consuming GraphEvent, found: FoundFirstOccurrence? = nil) -> Event {
         if let recurrence = e.recurrence, let start = e.event.item.start {
             // Exchange counts a series from the first day its pattern gives; RFC 5545 counts DTSTART.
-            if let first = recurrence.firstOccurrence(start: start), first != start {
+            let first = found.flatMap { $0.first(of: recurrence, start: start) } ?? recurrence.firstOccurrence(start: start)
+            if let first, first != start {
                 let shift = first.wallSecondsSinceEpoch - start.wallSecondsSinceEpoch
                 e.event.item.start = first
                 e.event.end = e.event.end.map { $0.withWallSeconds($0.wallSecondsSinceEpoch + shift) }
@@ -89,6 +93,30 @@ struct GraphSeriesGrouper {
             e.event.item.exceptionDates.append(CalendarItem.DateList(dates: dates))
         }
         return e.event
+    }
+
+    /// A series' first occurrence as the writer found it (`ExchangeRecurrence.firstOccurrence`,
+    /// to check its pattern), for reading its body back (`master`) without finding it again.
+    struct FoundFirstOccurrence {
+        var recurrence: ExchangeRecurrence
+        var start: CalendarDateTime
+        /// `recurrence.firstOccurrence(start: start)`.
+        var first: CalendarDateTime
+
+        /// The first occurrence of `recurrence` from `start` when it is the one found (nil: find it).
+        /// `firstOccurrence` reads the start's time and reference, not its date, and a zone only
+        /// through the clock, which knows a name by the zone it resolves to: the body's Windows
+        /// name for the source's zone gives the same wall time, in the body's name.
+        func first(of recurrence: ExchangeRecurrence, start: CalendarDateTime) -> CalendarDateTime? {
+            guard start.time == self.start.time, recurrence.hasFirstOccurrence(of: self.recurrence) else { return nil }
+            if start.reference == self.start.reference { return first }
+            guard case .zone(let read) = start.reference, case .zone(let written) = self.start.reference,
+                GraphDateTimes.sameZone(read, written)
+            else { return nil }
+            var renamed = first
+            renamed.reference = start.reference
+            return renamed
+        }
     }
 
     /// When an exception was due by the pattern, as UTC: its `originalStart`, else its start;

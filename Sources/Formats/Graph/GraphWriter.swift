@@ -255,6 +255,7 @@ public struct GraphWriter: CalendarWriter {
             return
         }
         var recurrence: ExchangeRecurrence?
+        var found: GraphSeriesGrouper.FoundFirstOccurrence?
         var why: String?
         if master.recurrenceRules.count != 1 {
             why = "\(master.recurrenceRules.count) RRULEs"
@@ -263,10 +264,17 @@ public struct GraphWriter: CalendarWriter {
         } else {
             do {
                 let r = try ExchangeRecurrence(rule: master.recurrenceRules[0], start: start)
-                if let reason = r.unrepresentableReason(in: .graph) ?? r.offPatternReason(start: start) {
+                if let reason = r.unrepresentableReason(in: .graph) {
                     why = reason
                 } else {
-                    recurrence = r
+                    // Found once: the body's read-back needs it too.
+                    let first = r.firstOccurrence(start: start)
+                    if let reason = ExchangeRecurrence.offPatternReason(start: start, firstOccurrence: first) {
+                        why = reason
+                    } else {
+                        recurrence = r
+                        found = first.map { GraphSeriesGrouper.FoundFirstOccurrence(recurrence: r, start: start, first: $0) }
+                    }
                 }
             } catch let error as ExchangeRecurrence.Unrepresentable {
                 why = error.reason
@@ -293,10 +301,10 @@ public struct GraphWriter: CalendarWriter {
             placed.append((o, original))
         }
         report(losses, line: line)
-        let (encoder, completer) = (self.encoder, self.completer)
+        let (encoder, completer, firstOccurrence) = (self.encoder, self.completer, found)
         try submit {
             let (body, exceptions) = Self.seriesBody(master, start: start, recurrence: recurrence, overrides: placed, encoder: encoder)
-            return .body(completer.series(body, master: master, start: start, exceptions: exceptions))
+            return .body(completer.series(body, master: master, start: start, exceptions: exceptions, firstOccurrence: firstOccurrence))
         }
     }
 
