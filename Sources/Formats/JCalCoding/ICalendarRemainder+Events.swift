@@ -47,6 +47,9 @@ extension ICalendarRemainder {
         func sameProperty(_ x: Participant, _ y: Participant) -> Bool {
             guard x.url == y.url else { return false }
             var parameters: [(name: String, values: ParameterValues)] = []
+            // A participant's usual parameters at once: grown one by one, the list was
+            // reallocated three or four times a comparison.
+            parameters.reserveCapacity(8)
             ICalendarMapper.forEachParameter(of: x, words: mapper.words(for: x)) { parameters.append(($0, $1)) }
             var (i, same) = (0, true)
             ICalendarMapper.forEachParameter(of: y, words: mapper.words(for: y)) { name, values in
