@@ -64,8 +64,9 @@ extension ICalendarRemainder {
         /// What to leave out for a field of one value held as it is in its property (`value`
         /// false: its property says less than the field, so differing fields are compared as
         /// properties).
+        /// Unwrapped first: `Optional ==` copied both values (a date-time's strings) into a pair.
         func change<T: Equatable>(_ p: T?, _ q: T?, _ name: String, value: Bool = true, parameters: Bool = true) -> Change {
-            guard p != nil, q != nil, !shared.contains(name) else { return .none }
+            guard let p, let q, !shared.contains(name) else { return .none }
             if p == q && (!parameters || parametersEqual(name)) { return .both }
             return value ? .reconstructed : .none
         }
