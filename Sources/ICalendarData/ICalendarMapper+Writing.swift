@@ -17,6 +17,34 @@ public protocol ICalendarEmitter {
     mutating func property(_ property: Property)
     /// A component kept as it was read.
     mutating func component(_ component: Component)
+    /// Typed fields of the entry itself (not of its alarms) that `emit` leaves out, as if unset.
+    var leftOut: EmittedFields { get }
+}
+
+extension ICalendarEmitter {
+    /// Every field is emitted: a constant, so a writer's specialized walk checks nothing.
+    @inlinable public var leftOut: EmittedFields { [] }
+}
+
+/// Fields of an event or reminder that `ICalendarMapper.emit` can leave out, so that a tree
+/// without some fields is built without first copying the entry and clearing them.
+public struct EmittedFields: OptionSet, Sendable {
+    public let rawValue: UInt32
+    @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let uid = Self(rawValue: 1 << 0), timestamp = Self(rawValue: 1 << 1), start = Self(rawValue: 1 << 2)
+    public static let end = Self(rawValue: 1 << 3), duration = Self(rawValue: 1 << 4), transparency = Self(rawValue: 1 << 5)
+    public static let recurrenceID = Self(rawValue: 1 << 6), recurrenceRules = Self(rawValue: 1 << 7)
+    public static let recurrenceDates = Self(rawValue: 1 << 8), exceptionDates = Self(rawValue: 1 << 9)
+    public static let title = Self(rawValue: 1 << 10), location = Self(rawValue: 1 << 11), geo = Self(rawValue: 1 << 12)
+    public static let structuredLocation = Self(rawValue: 1 << 13), notes = Self(rawValue: 1 << 14), url = Self(rawValue: 1 << 15)
+    public static let status = Self(rawValue: 1 << 16), classification = Self(rawValue: 1 << 17), priority = Self(rawValue: 1 << 18)
+    public static let categories = Self(rawValue: 1 << 19), organizer = Self(rawValue: 1 << 20), attendees = Self(rawValue: 1 << 21)
+    public static let sequence = Self(rawValue: 1 << 22), created = Self(rawValue: 1 << 23), lastModified = Self(rawValue: 1 << 24)
+    /// The generic properties (`CalendarItem.properties`).
+    public static let properties = Self(rawValue: 1 << 25)
+    /// Alarms and the other sub-components.
+    public static let components = Self(rawValue: 1 << 26)
 }
 
 /// The name of a property the typed model has a field for, with its default value type looked
@@ -98,11 +126,14 @@ extension ICalendarMapper {
         switch entry {
         case .event(let event):
             let item = event.item
+            let leftOut = out.leftOut
             out.begin("VEVENT")
             emitHead(item, to: &out)
-            if let end = event.end { out.property(.dtend, parameters(.dtend, item), .dateTime(end)) }
-            if let d = event.duration { out.property(.duration, parameters(.duration, item), .value(.duration(d))) }
-            if let t = event.transparency { out.property(.transp, parameters(.transp, item), .text(t)) }
+            if !leftOut.contains(.end), let end = event.end { out.property(.dtend, parameters(.dtend, item), .dateTime(end)) }
+            if !leftOut.contains(.duration), let d = event.duration {
+                out.property(.duration, parameters(.duration, item), .value(.duration(d)))
+            }
+            if !leftOut.contains(.transparency), let t = event.transparency { out.property(.transp, parameters(.transp, item), .text(t)) }
             emitTail(item, to: &out)
             // A birthday that came from a format without vendor marks gets some, so that reading
             // the output back (here or in a sabre/dav server) knows it is a birthday again.
@@ -160,45 +191,48 @@ extension ICalendarMapper {
     /// The typed properties that open a component, in a stable order.
     @inlinable
     func emitHead<E: ICalendarEmitter>(_ item: CalendarItem, to out: inout E) {
-        if let uid = item.uid { out.property(.uid, parameters(.uid, item), .text(uid)) }
-        if let stamp = item.timestamp { out.property(.dtstamp, parameters(.dtstamp, item), .dateTime(stamp)) }
-        if let start = item.start { out.property(.dtstart, parameters(.dtstart, item), .dateTime(start)) }
+        let leftOut = out.leftOut
+        if !leftOut.contains(.uid), let uid = item.uid { out.property(.uid, parameters(.uid, item), .text(uid)) }
+        if !leftOut.contains(.timestamp), let stamp = item.timestamp { out.property(.dtstamp, parameters(.dtstamp, item), .dateTime(stamp)) }
+        if !leftOut.contains(.start), let start = item.start { out.property(.dtstart, parameters(.dtstart, item), .dateTime(start)) }
     }
 
     @inlinable
     func emitTail<E: ICalendarEmitter>(_ item: CalendarItem, to out: inout E) {
-        if let id = item.recurrenceID {
+        let leftOut = out.leftOut
+        if !leftOut.contains(.recurrenceID), let id = item.recurrenceID {
             var p = parameters(.recurrenceID, item)
             if item.recurrenceAppliesToFuture { p.append(Parameter("RANGE", "THISANDFUTURE")) }
             out.property(.recurrenceID, p, .dateTime(id))
         }
-        for rule in item.recurrenceRules { out.property(.rrule, [], .value(.recurrence(rule))) }
-        for list in item.recurrenceDates { out.property(.rdate, list.extraParameters, Self.value(of: list)) }
-        for list in item.exceptionDates { out.property(.exdate, list.extraParameters, Self.value(of: list)) }
-        if let title = item.title { out.property(.summary, parameters(.summary, item), .text(title)) }
-        if let location = item.location { out.property(.location, parameters(.location, item), .text(location)) }
-        if let geo = item.geo {
+        if !leftOut.contains(.recurrenceRules) { for rule in item.recurrenceRules { out.property(.rrule, [], .value(.recurrence(rule))) } }
+        if !leftOut.contains(.recurrenceDates) { for list in item.recurrenceDates { out.property(.rdate, list.extraParameters, Self.value(of: list)) } }
+        if !leftOut.contains(.exceptionDates) { for list in item.exceptionDates { out.property(.exdate, list.extraParameters, Self.value(of: list)) } }
+        if !leftOut.contains(.title), let title = item.title { out.property(.summary, parameters(.summary, item), .text(title)) }
+        if !leftOut.contains(.location), let location = item.location { out.property(.location, parameters(.location, item), .text(location)) }
+        if !leftOut.contains(.geo), let geo = item.geo {
             out.property(.geo, parameters(.geo, item), .value(.geo(latitude: geo.latitude, longitude: geo.longitude)))
         }
-        if let loc = item.structuredLocation { out.property(structuredLocationProperty(loc)) }
-        if let notes = item.notes { out.property(.description, parameters(.description, item), .text(notes)) }
-        if let url = item.url { out.property(.url, parameters(.url, item), .value(.uri(url))) }
-        if let status = item.status { out.property(.status, parameters(.status, item), .text(Self.statusWord(status))) }
-        if let c = item.classification {
+        if !leftOut.contains(.structuredLocation), let loc = item.structuredLocation { out.property(structuredLocationProperty(loc)) }
+        if !leftOut.contains(.notes), let notes = item.notes { out.property(.description, parameters(.description, item), .text(notes)) }
+        if !leftOut.contains(.url), let url = item.url { out.property(.url, parameters(.url, item), .value(.uri(url))) }
+        if !leftOut.contains(.status), let status = item.status { out.property(.status, parameters(.status, item), .text(Self.statusWord(status))) }
+        if !leftOut.contains(.classification), let c = item.classification {
             out.property(.classification, parameters(.classification, item), .text(Self.classificationWord(c)))
         }
-        if let p = item.priority { out.property(.priority, parameters(.priority, item), .integer(p)) }
-        for group in item.categories { out.property(.categories, [], .value(.text(group))) }
-        if let organizer = item.organizer { out.participant(.organizer, organizer, words: words(for: organizer)) }
-        for attendee in item.attendees { out.participant(.attendee, attendee, words: words(for: attendee)) }
-        if let s = item.sequence { out.property(.sequence, parameters(.sequence, item), .integer(s)) }
-        if let c = item.created { out.property(.created, parameters(.created, item), .dateTime(c)) }
-        if let m = item.lastModified { out.property(.lastModified, parameters(.lastModified, item), .dateTime(m)) }
-        for p in item.properties { out.property(p) }
+        if !leftOut.contains(.priority), let p = item.priority { out.property(.priority, parameters(.priority, item), .integer(p)) }
+        if !leftOut.contains(.categories) { for group in item.categories { out.property(.categories, [], .value(.text(group))) } }
+        if !leftOut.contains(.organizer), let organizer = item.organizer { out.participant(.organizer, organizer, words: words(for: organizer)) }
+        if !leftOut.contains(.attendees) { for attendee in item.attendees { out.participant(.attendee, attendee, words: words(for: attendee)) } }
+        if !leftOut.contains(.sequence), let s = item.sequence { out.property(.sequence, parameters(.sequence, item), .integer(s)) }
+        if !leftOut.contains(.created), let c = item.created { out.property(.created, parameters(.created, item), .dateTime(c)) }
+        if !leftOut.contains(.lastModified), let m = item.lastModified { out.property(.lastModified, parameters(.lastModified, item), .dateTime(m)) }
+        if !leftOut.contains(.properties) { for p in item.properties { out.property(p) } }
     }
 
     @inlinable
     func emitComponents<E: ICalendarEmitter>(_ item: CalendarItem, to out: inout E) {
+        if out.leftOut.contains(.components) { return }
         for alarm in item.alarms { emit(alarm, to: &out) }
         for c in item.components { out.component(c) }
     }
@@ -231,6 +265,9 @@ extension ICalendarMapper {
 struct ComponentBuilder: ICalendarEmitter {
     private var open: [Component] = []
     private(set) var finished: Component?
+    let leftOut: EmittedFields
+
+    init(leavingOut leftOut: EmittedFields = []) { self.leftOut = leftOut }
 
     mutating func begin(_ name: String) {
         // Room for an event's usual properties (a sub-component's) at once: grown one by one,

@@ -24,10 +24,17 @@ public struct ICalendarMapper: Sendable {
 
     /// The component for a typed entry.
     public func component(from entry: CalendarEntry) -> Component {
+        component(from: entry, leavingOut: [])
+    }
+
+    /// The tree of an event or reminder without the fields `leftOut` names: what
+    /// `component(from:)` gives for a copy of the entry with those fields unset, without the
+    /// copy (a comparison of two events leaves out the fields it found equal).
+    public func component(from entry: CalendarEntry, leavingOut leftOut: EmittedFields) -> Component {
         switch entry {
         case .timeZone(let c), .other(let c): return c
         case .event, .reminder:
-            var builder = ComponentBuilder()
+            var builder = ComponentBuilder(leavingOut: leftOut)
             emit(entry, to: &builder)
             return builder.finished ?? Component(name: "")
         }

@@ -47,6 +47,9 @@ extension ICalendarRemainder {
         func sameProperty(_ x: Participant, _ y: Participant) -> Bool {
             guard x.url == y.url else { return false }
             var parameters: [(name: String, values: ParameterValues)] = []
+            // A participant's usual parameters at once: grown one by one, the list was
+            // reallocated three or four times a comparison.
+            parameters.reserveCapacity(8)
             ICalendarMapper.forEachParameter(of: x, words: mapper.words(for: x)) { parameters.append(($0, $1)) }
             var (i, same) = (0, true)
             ICalendarMapper.forEachParameter(of: y, words: mapper.words(for: y)) { name, values in
@@ -61,8 +64,9 @@ extension ICalendarRemainder {
         /// What to leave out for a field of one value held as it is in its property (`value`
         /// false: its property says less than the field, so differing fields are compared as
         /// properties).
+        /// Unwrapped first: `Optional ==` copied both values (a date-time's strings) into a pair.
         func change<T: Equatable>(_ p: T?, _ q: T?, _ name: String, value: Bool = true, parameters: Bool = true) -> Change {
-            guard p != nil, q != nil, !shared.contains(name) else { return .none }
+            guard let p, let q, !shared.contains(name) else { return .none }
             if p == q && (!parameters || parametersEqual(name)) { return .both }
             return value ? .reconstructed : .none
         }
@@ -90,65 +94,65 @@ extension ICalendarRemainder {
             guard let p, let q, !shared.contains(name) else { return .none }
             return p == q || sameProperty(p, q) ? .both : .reconstructed
         }
-        /// Leaves a field out as `change` says.
-        func leave<T>(_ change: Change, _ p: inout T, _ q: inout T, _ none: T) {
+        /// Leaves a field out of the trees as `change` says: the fields are left as they are
+        /// and the mapper skips them (copying both events to clear fields cost four box copies
+        /// and a release of each copied field).
+        var (x, y): (EmittedFields, EmittedFields) = ([], [])
+        func leave(_ change: Change, _ field: EmittedFields) {
             switch change {
-            case .both: (p, q) = (none, none)
-            case .reconstructed: q = none
+            case .both:
+                x.insert(field)
+                y.insert(field)
+            case .reconstructed: y.insert(field)
             case .none: break
             }
         }
-        var (x, y) = (a, b)
-        leave(change(a.uid, b.uid, "UID"), &x.uid, &y.uid, nil)
-        leave(change(a.timestamp, b.timestamp, "DTSTAMP"), &x.timestamp, &y.timestamp, nil)
-        leave(change(a.start, b.start, "DTSTART"), &x.start, &y.start, nil)
+        leave(change(a.uid, b.uid, "UID"), .uid)
+        leave(change(a.timestamp, b.timestamp, "DTSTAMP"), .timestamp)
+        leave(change(a.start, b.start, "DTSTART"), .start)
         // RANGE=THISANDFUTURE is a parameter of its own.
         switch change(a.recurrenceID, b.recurrenceID, "RECURRENCE-ID") {
-        case .both where a.recurrenceAppliesToFuture == b.recurrenceAppliesToFuture: (x.recurrenceID, y.recurrenceID) = (nil, nil)
-        case .both, .reconstructed: y.recurrenceID = nil
+        case .both where a.recurrenceAppliesToFuture == b.recurrenceAppliesToFuture: leave(.both, .recurrenceID)
+        case .both, .reconstructed: leave(.reconstructed, .recurrenceID)
         case .none: break
         }
-        leave(change(a.recurrenceRules, b.recurrenceRules, "RRULE"), &x.recurrenceRules, &y.recurrenceRules, [])
+        leave(change(a.recurrenceRules, b.recurrenceRules, "RRULE"), .recurrenceRules)
         // A list of periods says nothing of its dates.
-        leave(change(a.recurrenceDates, b.recurrenceDates, "RDATE", value: false), &x.recurrenceDates, &y.recurrenceDates, [])
-        leave(change(a.exceptionDates, b.exceptionDates, "EXDATE", value: false), &x.exceptionDates, &y.exceptionDates, [])
-        leave(change(a.title, b.title, "SUMMARY"), &x.title, &y.title, nil)
-        leave(change(a.location, b.location, "LOCATION"), &x.location, &y.location, nil)
-        leave(change(a.geo, b.geo, "GEO"), &x.geo, &y.geo, nil)
+        leave(change(a.recurrenceDates, b.recurrenceDates, "RDATE", value: false), .recurrenceDates)
+        leave(change(a.exceptionDates, b.exceptionDates, "EXDATE", value: false), .exceptionDates)
+        leave(change(a.title, b.title, "SUMMARY"), .title)
+        leave(change(a.location, b.location, "LOCATION"), .location)
+        leave(change(a.geo, b.geo, "GEO"), .geo)
         // Its coordinates are written as text.
         leave(
             change(a.structuredLocation, b.structuredLocation, "X-APPLE-STRUCTURED-LOCATION", value: false, parameters: false),
-            &x.structuredLocation, &y.structuredLocation, nil)
-        leave(change(a.notes, b.notes, "DESCRIPTION"), &x.notes, &y.notes, nil)
-        leave(change(a.url, b.url, "URL"), &x.url, &y.url, nil)
+            .structuredLocation)
+        leave(change(a.notes, b.notes, "DESCRIPTION"), .notes)
+        leave(change(a.url, b.url, "URL"), .url)
         // STATUS and CLASS are words, which a value of another case may spell too.
-        leave(change(a.status, b.status, "STATUS", value: false), &x.status, &y.status, nil)
-        leave(change(a.classification, b.classification, "CLASS", value: false), &x.classification, &y.classification, nil)
-        leave(change(a.priority, b.priority, "PRIORITY"), &x.priority, &y.priority, nil)
-        leave(change(a.categories, b.categories, "CATEGORIES"), &x.categories, &y.categories, [])
-        leave(change(a.organizer, b.organizer, "ORGANIZER"), &x.organizer, &y.organizer, nil)
-        leave(change(a.attendees, b.attendees, "ATTENDEE"), &x.attendees, &y.attendees, [])
-        leave(change(a.sequence, b.sequence, "SEQUENCE"), &x.sequence, &y.sequence, nil)
-        leave(change(a.created, b.created, "CREATED"), &x.created, &y.created, nil)
-        leave(change(a.lastModified, b.lastModified, "LAST-MODIFIED"), &x.lastModified, &y.lastModified, nil)
+        leave(change(a.status, b.status, "STATUS", value: false), .status)
+        leave(change(a.classification, b.classification, "CLASS", value: false), .classification)
+        leave(change(a.priority, b.priority, "PRIORITY"), .priority)
+        leave(change(a.categories, b.categories, "CATEGORIES"), .categories)
+        leave(change(a.organizer, b.organizer, "ORGANIZER"), .organizer)
+        leave(change(a.attendees, b.attendees, "ATTENDEE"), .attendees)
+        leave(change(a.sequence, b.sequence, "SEQUENCE"), .sequence)
+        leave(change(a.created, b.created, "CREATED"), .created)
+        leave(change(a.lastModified, b.lastModified, "LAST-MODIFIED"), .lastModified)
         if shared.isEmpty, !a.properties.isEmpty || !b.properties.isEmpty, a.properties == b.properties {
-            (x.properties, y.properties) = ([], [])
+            leave(.both, .properties)
         }
         if !a.alarms.isEmpty || !a.components.isEmpty || !b.alarms.isEmpty || !b.components.isEmpty, a.alarms == b.alarms,
             a.components == b.components
         {
-            (x.alarms, y.alarms) = ([], [])
-            (x.components, y.components) = ([], [])
+            leave(.both, .components)
         }
-        var (e, f) = (original, reconstructed)
-        e.item = x
-        f.item = y
-        leave(change(original.end, reconstructed.end, "DTEND"), &e.end, &f.end, nil)
-        leave(change(original.duration, reconstructed.duration, "DURATION"), &e.duration, &f.duration, nil)
-        leave(change(original.transparency, reconstructed.transparency, "TRANSP"), &e.transparency, &f.transparency, nil)
+        leave(change(original.end, reconstructed.end, "DTEND"), .end)
+        leave(change(original.duration, reconstructed.duration, "DURATION"), .duration)
+        leave(change(original.transparency, reconstructed.transparency, "TRANSP"), .transparency)
         // The original's tree is made for this comparison alone: what is kept is moved out of it.
-        var source = mapper.component(from: .event(e))
-        return between(taking: &source, reconstructed: mapper.component(from: .event(f)))
+        var source = mapper.component(from: .event(original), leavingOut: x)
+        return between(taking: &source, reconstructed: mapper.component(from: .event(reconstructed), leavingOut: y))
     }
 
     /// Whether two parameters' values are one list (`.one` is a list of one).
