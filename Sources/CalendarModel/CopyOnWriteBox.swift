@@ -32,16 +32,11 @@ final class CopyOnWriteBox<Value: Hashable & Sendable>: Hashable, @unchecked Sen
     // equality from the compiler's synthesized conformance.
     @inlinable
     static func == (lhs: CopyOnWriteBox, rhs: CopyOnWriteBox) -> Bool {
-        lhs === rhs || equalInPlace(&lhs.pointer.pointee, &rhs.pointer.pointee)
+        // Read, not compared through `inout` arguments: boxes are shared across threads (the
+        // Graph writer compares events on its workers), and an `inout` access is a write to
+        // ThreadSanitizer and to Swift's exclusivity rule, even when nothing is written.
+        lhs === rhs || lhs.pointer.pointee == rhs.pointer.pointee
     }
-
-    /// Compares two values where they lie. `pointee == pointee` copied both out first (a
-    /// participant's dozen strings retained and released per comparison): the compiler cannot
-    /// tell that nothing writes the pointers' memory during the comparison, while an `inout`
-    /// argument is known to be written only through itself. Not inlined, which would bring
-    /// the pointers back.
-    @inlinable @inline(never)
-    static func equalInPlace(_ a: inout Value, _ b: inout Value) -> Bool { a == b }
 
     @inlinable
     func hash(into hasher: inout Hasher) {
