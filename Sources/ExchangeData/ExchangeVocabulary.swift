@@ -116,21 +116,15 @@ public enum ExchangeBusyStatus: String, CaseIterable, Sendable {
 
     /// The status with this Graph word (case-insensitive).
     public init?(graph word: String) {
-        // Graph's own spelling first, with no case folding (each fold of the word and of a
-        // case's word makes a String); the words differ in more than case, so a word spelled
-        // exactly names the status the folded look-up finds.
-        switch word {
-        case "free": self = .free
-        case "tentative": self = .tentative
-        case "busy": self = .busy
-        case "oof": self = .outOfOffice
-        case "workingElsewhere": self = .workingElsewhere
-        case "unknown": self = .noData
-        default:
-            let lowered = word.lowercased()
-            guard let found = Self.allCases.first(where: { $0.graph.lowercased() == lowered }) else { return nil }
-            self = found
+        // Graph's own spelling first, with no case folding (each fold makes a String); the
+        // words differ in more than case, so an exact match is the status the folded one finds.
+        if let exact = Self.allCases.first(where: { $0.graph == word }) {
+            self = exact
+            return
         }
+        let lowered = word.lowercased()
+        guard let found = Self.allCases.first(where: { $0.graph.lowercased() == lowered }) else { return nil }
+        self = found
     }
 
     /// The status with this X-MICROSOFT-CDO-BUSYSTATUS word (case-insensitive).

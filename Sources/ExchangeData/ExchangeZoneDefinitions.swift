@@ -28,8 +28,7 @@ public struct ExchangeZoneDefinitions {
     /// TZIDs met that name a zone by themselves (what a name resolves to never changes): every
     /// time of every event is checked, and a file names a handful of zones, so a look through
     /// them (lengths first) spares resolving the name (a lock and a hashed look-up) each time.
-    private var namedZones: [String] = []
-    private static let namedZonesKept = 32
+    private var namedZones = FirstZoneNames<Void>(capacity: 32)
 
     /// No definitions yet.
     public init() {}
@@ -49,9 +48,7 @@ public struct ExchangeZoneDefinitions {
         var newlyNamed: [String] = []
         func visit(_ field: DateTimeField, _ value: CalendarDateTime) {
             guard case .zone(let tzid) = value.reference else { return }
-            let length = tzid.utf8.count
-            func among(_ list: [String]) -> Bool { list.contains { $0.utf8.count == length && $0 == tzid } }
-            if among(named) || among(newlyNamed) || unknown.contains(tzid) { return }
+            if named.value(tzid) != nil || newlyNamed.contains(tzid) || unknown.contains(tzid) { return }
             if Self.resolver.resolveName(tzid).zoneID == nil {
                 unknown.append(tzid)
             } else {
@@ -60,9 +57,7 @@ public struct ExchangeZoneDefinitions {
         }
         event.item.forEachDateTime(visit)
         if let end = event.end { visit(.end, end) }
-        if !newlyNamed.isEmpty, namedZones.count < Self.namedZonesKept {
-            namedZones += newlyNamed.prefix(Self.namedZonesKept - namedZones.count)
-        }
+        for tzid in newlyNamed { namedZones.remember(tzid, ()) }
         guard !unknown.isEmpty else { return event }
         let years = TimeZoneNormalizer.years(of: .event(event))
         var chosen: [String: Move] = [:]

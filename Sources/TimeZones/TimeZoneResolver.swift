@@ -176,10 +176,8 @@ public final class TimeZoneResolver: @unchecked Sendable {
         // Writers ask for every time of every item, and a file names a few zones: the first
         // names asked for are looked through (lengths first) before the hashed cache, which
         // cost half of a call.
-        let length = tzid.utf8.count
         lock.lock()
-        for i in firstNames.indices where firstNames[i].name.utf8.count == length && firstNames[i].name == tzid {
-            let found = firstNames[i].resolution
+        if let found = firstNames.value(tzid) {
             lock.unlock()
             return found
         }
@@ -191,14 +189,13 @@ public final class TimeZoneResolver: @unchecked Sendable {
         let result = computeName(tzid)
         lock.lock()
         nameCache[tzid] = result
-        if firstNames.count < Self.firstNamesKept { firstNames.append((tzid, result)) }
+        firstNames.remember(tzid, result)
         lock.unlock()
         return result
     }
 
     /// The first names resolved, looked through before `nameCache`.
-    private var firstNames: [(name: String, resolution: TimeZoneResolution)] = []
-    private static let firstNamesKept = 8
+    private var firstNames = FirstZoneNames<TimeZoneResolution>(capacity: 8)
 
     private func computeName(_ tzid: String) -> TimeZoneResolution {
         var trace: [String] = []

@@ -22,14 +22,20 @@ public enum PythonOracle {
         process.standardInput = input
         try process.run()
         // Both pipes are drained while the script runs, so a large output cannot block it.
-        var errData = Data()
-        let errReader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        errReader.start()
+        // The reader thread's bytes are read after its signal, which orders the two threads.
+        final class Drained: @unchecked Sendable { var data = Data() }
+        let errDrained = Drained()
+        let errDone = DispatchSemaphore(value: 0)
+        Thread {
+            errDrained.data = err.fileHandleForReading.readDataToEndOfFile()
+            errDone.signal()
+        }.start()
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !errReader.isFinished { usleep(1000) }
+        errDone.wait()
+        let errData = errDrained.data
         guard process.terminationStatus == 0 else {
             throw Failure(description: "\(script) exited \(process.terminationStatus): " + String(decoding: errData, as: UTF8.self))
         }

@@ -169,10 +169,8 @@ public struct ICalendarRemainder: Equatable {
     /// The remainder that turns `reconstructed` back into `original`.
     public static func between(original: [Property], reconstructed: [Property]) -> ICalendarRemainder {
         var r = ICalendarRemainder()
-        // Names are equal here: the values and parameters are what is left.
         differences(
-            original, reconstructed, name: { $0.pointee.name },
-            same: { a, b in a.pointee.value == b.pointee.value && a.pointee.parameters == b.pointee.parameters }, replaces: &r.replaces,
+            original, reconstructed, name: { $0.pointee.name }, same: sameValueAndParameters, replaces: &r.replaces,
             kept: &r.properties)
         return r
     }
@@ -182,22 +180,30 @@ public struct ICalendarRemainder: Equatable {
     static func between(taking original: inout Component, reconstructed: Component) -> ICalendarRemainder {
         var r = ICalendarRemainder()
         differences(
-            taking: &original.properties, reconstructed.properties, name: { $0.pointee.name },
-            same: { a, b in a.pointee.value == b.pointee.value && a.pointee.parameters == b.pointee.parameters }, replaces: &r.replaces)
+            taking: &original.properties, reconstructed.properties, name: { $0.pointee.name }, same: sameValueAndParameters,
+            replaces: &r.replaces)
         swap(&r.properties, &original.properties)
-        differences(
-            original.components, reconstructed.components, name: { $0.pointee.name }, same: { $0.pointee == $1.pointee },
-            replaces: &r.replaces, kept: &r.components)
+        r.addComponentDifferences(original.components, reconstructed.components)
         return r
     }
 
     /// The remainder between two components' properties and sub-components.
     public static func between(original: Component, reconstructed: Component) -> ICalendarRemainder {
         var r = between(original: original.properties, reconstructed: reconstructed.properties)
-        differences(
-            original.components, reconstructed.components, name: { $0.pointee.name }, same: { $0.pointee == $1.pointee },
-            replaces: &r.replaces, kept: &r.components)
+        r.addComponentDifferences(original.components, reconstructed.components)
         return r
+    }
+
+    /// Two properties of one name (names are equal here): the values and parameters are what is left.
+    private static func sameValueAndParameters(_ a: UnsafePointer<Property>, _ b: UnsafePointer<Property>) -> Bool {
+        a.pointee.value == b.pointee.value && a.pointee.parameters == b.pointee.parameters
+    }
+
+    /// Sub-components are kept whole: one that differs in anything is kept as it was.
+    private mutating func addComponentDifferences(_ original: [Component], _ reconstructed: [Component]) {
+        Self.differences(
+            original, reconstructed, name: { $0.pointee.name }, same: { $0.pointee == $1.pointee }, replaces: &replaces,
+            kept: &components)
     }
 
     /// `properties` with this remainder applied.

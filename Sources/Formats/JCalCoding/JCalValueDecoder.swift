@@ -182,7 +182,7 @@ public struct JCalValueDecoder {
             if definition?.isStructured == true {
                 // REQUEST-STATUS (RFC 7265 §3.4.1.2): parts become the iCalendar text the model keeps.
                 guard case .array(let parts) = try single() else { throw Mismatch(message: "a structured value is an array of strings") }
-                return .unknown(type: nil, literal: try strings(parts).map(Self.escapeText).joined(separator: ";"))
+                return .unknown(type: nil, literal: try strings(parts).map(ICalendarValueText.escaped).joined(separator: ";"))
             }
             return .text(try strings(values))
         case .date, .dateTime:
@@ -285,7 +285,7 @@ public struct JCalValueDecoder {
     /// RFC 7265 §3.6.10: the rule's members as RFC 5545's `NAME=a,b` parts, UNTIL in the basic form (as written
     /// when it is no date, unless `untilMustParse`).
     static func recurrenceText(_ o: JSONObject, untilMustParse: Bool) throws -> String {
-        var parts: [String] = []
+        var parts: [(name: String, values: [String])] = []
         for m in o.members {
             let key = m.key.uppercased()
             let items = m.value.arrayValue ?? [m.value]
@@ -301,23 +301,8 @@ public struct JCalValueDecoder {
                 default: throw Mismatch(message: "rule part \(m.key) must be numbers or strings")
                 }
             }
-            parts.append(key + "=" + texts.joined(separator: ","))
+            parts.append((key, texts))
         }
-        return parts.joined(separator: ";")
-    }
-
-    /// RFC 5545 §3.3.11 TEXT escaping.
-    public static func escapeText(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "\\": out += "\\\\"
-            case ";": out += "\\;"
-            case ",": out += "\\,"
-            case "\n": out += "\\n"
-            default: out.append(c)
-            }
-        }
-        return out
+        return ICalendarValueText.recurrence(parts)
     }
 }

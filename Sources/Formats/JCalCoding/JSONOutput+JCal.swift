@@ -202,7 +202,7 @@ extension JSONOutput {
         parts.append(current)
         // RFC 7265 §3.4.1.2 allows two or three parts; other counts stay `unknown`.
         guard (2...3).contains(parts.count) else { return nil }
-        return parts.map(JCalValueDecoder.escapeText).joined(separator: ";") == literal ? parts : nil
+        return parts.map(ICalendarValueText.escaped).joined(separator: ";") == literal ? parts : nil
     }
 
     private mutating func ruleList(_ name: String, _ values: [Int]) {

@@ -180,8 +180,9 @@ struct XCalDecoder {
         if values.contains(where: { $0.role == .code }) {
             // REQUEST-STATUS (RFC 6321 §3.4.1.3): the parts become the iCalendar text the model keeps.
             var parts = [values.first { $0.local == "code" }?.text ?? ""]
-            if let description = values.first(where: { $0.local == "description" }) { parts.append(Self.escapeText(description.text)) }
-            if let data = values.first(where: { $0.local == "data" }) { parts.append(Self.escapeText(data.text)) }
+            for part in ["description", "data"] {
+                if let value = values.first(where: { $0.local == part }) { parts.append(ICalendarValueText.escaped(value.text)) }
+            }
             return .unknown(type: nil, literal: parts.joined(separator: ";"))
         }
         // Names are told apart by number: the values are all xCal's, so two have one local
@@ -334,11 +335,11 @@ struct XCalDecoder {
         }
     }
 
-    /// The rule's part elements as RFC 5545's `NAME=a,b` parts, UNTIL in the basic form (as written when it is no
-    /// date, unless `untilMustParse`).
+    /// The rule's part elements as RFC 5545's `NAME=a,b` parts (repeated elements of a part are one list), UNTIL
+    /// in the basic form (as written when it is no date, unless `untilMustParse`).
     static func recurrenceText(_ element: XCalElement, untilMustParse: Bool) throws -> String {
-        var order: [String] = []
-        var parts: [String: [String]] = [:]
+        var parts: [(name: String, values: [String])] = []
+        var partIndex: [String: Int] = [:]
         for child in element.xcalChildren {
             let key = child.upperLocal
             var text = child.trimmedText
@@ -349,24 +350,13 @@ struct XCalDecoder {
                     throw Mismatch(message: "until '\(text)'")
                 }
             }
-            if parts[key] == nil { order.append(key) }
-            parts[key, default: []].append(text)
-        }
-        return order.map { $0 + "=" + parts[$0]!.joined(separator: ",") }.joined(separator: ";")
-    }
-
-    /// RFC 5545 §3.3.11 TEXT escaping, for the parts of REQUEST-STATUS.
-    static func escapeText(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "\\": out += "\\\\"
-            case ";": out += "\\;"
-            case ",": out += "\\,"
-            case "\n": out += "\\n"
-            default: out.append(c)
+            if let i = partIndex[key] {
+                parts[i].values.append(text)
+            } else {
+                partIndex[key] = parts.count
+                parts.append((key, [text]))
             }
         }
-        return out
+        return ICalendarValueText.recurrence(parts)
     }
 }
