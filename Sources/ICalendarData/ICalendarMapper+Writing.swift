@@ -47,6 +47,21 @@ public struct EmittedFields: OptionSet, Sendable {
     public static let components = Self(rawValue: 1 << 26)
 }
 
+extension EmittedFields {
+    /// The property names `ICalendarMapper.emit` makes from each typed field of an event: the one list
+    /// of them (`ICalendarRemainder` tells typed properties from generic ones by it; a test holds it to
+    /// what `emit` writes).
+    public static let eventPropertyNames: [(field: EmittedFields, names: [String])] = [
+        (.uid, ["UID"]), (.timestamp, ["DTSTAMP"]), (.start, ["DTSTART"]), (.end, ["DTEND"]), (.duration, ["DURATION"]),
+        (.transparency, ["TRANSP"]), (.recurrenceID, ["RECURRENCE-ID"]), (.recurrenceRules, ["RRULE"]),
+        (.recurrenceDates, ["RDATE"]), (.exceptionDates, ["EXDATE"]), (.title, ["SUMMARY"]), (.location, ["LOCATION"]),
+        (.geo, ["GEO"]), (.structuredLocation, ["X-APPLE-STRUCTURED-LOCATION"]), (.notes, ["DESCRIPTION"]), (.url, ["URL"]),
+        (.status, ["STATUS"]), (.classification, ["CLASS"]), (.priority, ["PRIORITY"]), (.categories, ["CATEGORIES"]),
+        (.organizer, ["ORGANIZER"]), (.attendees, ["ATTENDEE"]), (.sequence, ["SEQUENCE"]), (.created, ["CREATED"]),
+        (.lastModified, ["LAST-MODIFIED"]),
+    ]
+}
+
 /// The name of a property the typed model has a field for, with its default value type looked
 /// up in `PropertyTable` once, so that a writer does not look the name up for every line.
 public struct TypedName: Sendable {

@@ -172,4 +172,33 @@ final class ICalendarRemainderEventTests: XCTestCase {
         assertSame(o, r)
         assertSame(o, o, nonEmpty: false)
     }
+
+    /// `EmittedFields.eventPropertyNames` is the one list of what `emit` makes from each field: leaving a field out
+    /// drops exactly its names, and every property an event's fields make has a place in the list.
+    func testTheFieldTableIsWhatEmitWritesFieldByField() {
+        var withEnd = Self.full()
+        withEnd.recurrenceID = Self.at(11, 9)
+        withEnd.recurrenceDates = [CalendarItem.DateList(dates: [Self.at(12, 9)])]
+        withEnd.structuredLocation = StructuredLocation(title: "Room 1", latitude: 52.5, longitude: 13.4)
+        var withDuration = withEnd
+        withDuration.end = nil
+        withDuration.duration = CalendarDuration(hours: 1)
+        let generic = Set(withEnd.properties.map(\.name))
+        var named: Set<String> = []
+        for event in [withEnd, withDuration] {
+            let whole = mapper.component(from: .event(event)).properties.map(\.name)
+            for (field, names) in EmittedFields.eventPropertyNames {
+                let without = mapper.component(from: .event(event), leavingOut: field).properties.map(\.name)
+                let dropped = Set(whole).subtracting(without)
+                XCTAssertTrue(dropped.isSubset(of: names), "\(names): left out \(dropped)")
+                XCTAssertEqual(whole.count - without.count, whole.filter { names.contains($0) }.count, "\(names)")
+                named.formUnion(dropped)
+            }
+            let fromFields = Set(whole).subtracting(generic)
+            XCTAssertEqual(fromFields.subtracting(named), [], "made by emit from a field the table does not list")
+        }
+        XCTAssertEqual(named, Set(EmittedFields.eventPropertyNames.flatMap(\.names)), "a table name emit never made")
+        let fields = EmittedFields.eventPropertyNames.map(\.field.rawValue)
+        XCTAssertEqual(Set(fields).count, fields.count, "a field listed twice")
+    }
 }

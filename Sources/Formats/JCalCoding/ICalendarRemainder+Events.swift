@@ -184,9 +184,5 @@ extension ICalendarRemainder {
         return typedFieldNames.contains(name)
     }
 
-    private static let typedFieldNames: Set<String> = [
-        "UID", "DTSTAMP", "DTSTART", "DTEND", "DURATION", "TRANSP", "RECURRENCE-ID", "RRULE", "RDATE", "EXDATE", "SUMMARY",
-        "LOCATION", "GEO", "DESCRIPTION", "URL", "STATUS", "CLASS", "PRIORITY", "CATEGORIES", "ORGANIZER", "ATTENDEE", "SEQUENCE",
-        "CREATED", "LAST-MODIFIED",
-    ]
+    private static let typedFieldNames = Set(EmittedFields.eventPropertyNames.flatMap(\.names))
 }
