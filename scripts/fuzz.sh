@@ -6,7 +6,9 @@
 # kept under Fuzz/findings/ and printed with the command that reproduces it. Inputs are at most
 # FUZZ_MAX_LEN bytes (default 8192; longer seeds are cut); conversions use FUZZ_JOBS threads
 # (default 1; 2 or more fuzz the worker threads). FUZZ_TARGETS picks targets (default: all);
-# FUZZ_NO_BUILD=1 skips the build.
+# FUZZ_NO_BUILD=1 skips the build. FUZZ_FORK=N runs N fuzzing processes at once (libFuzzer's
+# -fork=N; FUZZ_RUNS counts the executions of all of them): a million ics executions take hours on
+# one core.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -14,6 +16,7 @@ seconds="${FUZZ_SECONDS:-60}"
 runs="${FUZZ_RUNS:--1}"
 max_len="${FUZZ_MAX_LEN:-8192}"
 jobs="${FUZZ_JOBS:-1}"
+fork="${FUZZ_FORK:-0}"
 timeout="${FUZZ_TIMEOUT:-10}"
 rss="${FUZZ_RSS_MB:-2048}"
 swift="${SWIFT:-swift}"
@@ -38,12 +41,17 @@ for target in $targets; do
         ASAN_OPTIONS="detect_leaks=1:malloc_context_size=8:${ASAN_OPTIONS:-}" \
         "$binary" "$work/corpus" "$work/seeds" -dict="Fuzz/dictionaries/$target.dict" -max_total_time="$seconds" \
         -runs="$runs" -timeout="$timeout" -rss_limit_mb="$rss" -malloc_limit_mb="$rss" -max_len="$max_len" \
-        -print_final_stats=1 -artifact_prefix="Fuzz/findings/$target-" -close_fd_mask=1 >"$log" 2>&1
+        -print_final_stats=1 -artifact_prefix="Fuzz/findings/$target-" -close_fd_mask=1 -fork="$fork" >"$log" 2>&1
     status=$?
     elapsed=$(($(date +%s) - started))
     executions="$(grep -E '^stat::number_of_executed_units:' "$log" | awk '{print $2}' | tail -1)"
     rate="$(grep -E '^stat::average_exec_per_sec:' "$log" | awk '{print $2}' | tail -1)"
-    line="$target: ${executions:-?} executions in ${elapsed} s (${rate:-?}/s, -j $jobs, inputs up to $max_len bytes)"
+    if [ "$fork" != 0 ]; then
+        # The processes print their stats to their own logs; the parent's lines count them all.
+        executions="$(grep -oE '^#[0-9]+:' "$log" | tr -d '#:' | tail -1)"
+        [ -n "$executions" ] && [ "$elapsed" -gt 0 ] && rate=$((executions / elapsed))
+    fi
+    line="$target: ${executions:-?} executions in ${elapsed} s (${rate:-?}/s, -j $jobs, inputs up to $max_len bytes$([ "$fork" != 0 ] && echo ", $fork processes"))"
     if [ "$status" -eq 72 ] && grep -q 'libFuzzer: run interrupted' "$log"; then
         # libFuzzer's exit on SIGINT/SIGTERM (-interrupted_exitcode): the run did not finish,
         # which fails `make fuzz`, but it is no finding.
@@ -62,6 +70,6 @@ for target in $targets; do
     summary="$summary$line
 "
 done
-echo "== fuzz summary (FUZZ_SECONDS=$seconds FUZZ_RUNS=$runs FUZZ_MAX_LEN=$max_len FUZZ_JOBS=$jobs, $(date -u +%Y-%m-%dT%H:%MZ))"
+echo "== fuzz summary (FUZZ_SECONDS=$seconds FUZZ_RUNS=$runs FUZZ_MAX_LEN=$max_len FUZZ_JOBS=$jobs FUZZ_FORK=$fork, $(date -u +%Y-%m-%dT%H:%MZ))"
 printf '%s' "$summary"
 exit "$failed"

@@ -20,6 +20,7 @@ public final class TimeZoneDatabase: @unchecked Sendable {
     private let byLowercase: [String: String]
     private let lock = NSLock()
     private var cache: [String: CompiledZone?] = [:]
+    private var derivedValues: [String: Any] = [:]
 
     /// The system's database at `/usr/share/zoneinfo`, read once per process.
     public static let system = TimeZoneDatabase(directory: "/usr/share/zoneinfo")
@@ -136,6 +137,24 @@ public final class TimeZoneDatabase: @unchecked Sendable {
         cache[identifier] = .some(loaded)
         lock.unlock()
         return loaded
+    }
+
+    /// A value built from this data once, under `name` (a resolver's indexes of it): every reader, writer and
+    /// stage makes a resolver of its own, and each indexed the same zones again, a tenth of a small file's
+    /// conversion. `make` runs outside the lock, since it asks this database for zones.
+    func derived<Value>(_ name: String, _ make: () -> Value) -> Value {
+        lock.lock()
+        if let value = derivedValues[name] as? Value {
+            lock.unlock()
+            return value
+        }
+        lock.unlock()
+        let made = make()
+        lock.lock()
+        defer { lock.unlock() }
+        if let value = derivedValues[name] as? Value { return value }
+        derivedValues[name] = made
+        return made
     }
 
     private func load(_ identifier: String) -> CompiledZone? {

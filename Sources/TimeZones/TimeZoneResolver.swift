@@ -15,20 +15,27 @@ public final class TimeZoneResolver: @unchecked Sendable {
     private let lock = NSLock()
     private var nameCache: [String: TimeZoneResolution] = [:]
     private var matchCache: [MatchKey: TimeZoneResolution] = [:]
-    private lazy var windowsByLowercase: [String: String] = {
+    // The indexes are built once: the first three from calport's own tables, the others once per database
+    // (`TimeZoneDatabase.derived`; each resolver keeps a reference, read under its lock).
+    private static let windowsByLowercase: [String: String] = {
         var map: [String: String] = [:]
         for row in WindowsZoneMapping.icu + WindowsZoneMapping.all { map[row.windowsID.lowercased()] = row.windowsID }
         return map
     }()
     /// Current CLDR's rows by Windows id, then region: what `windowsZone` consults first.
-    private lazy var windowsRows: [String: [String: [String]]] = {
+    private static let windowsRows: [String: [String: [String]]] = {
         var map: [String: [String: [String]]] = [:]
         for row in WindowsZoneMapping.all { map[row.windowsID, default: [:]][row.region] = row.zones }
         return map
     }()
+    private static let displayNames: [String: String] = {
+        var map: [String: String] = [:]
+        for (name, windows) in OutlookDisplayNames.table { map[TimeZoneResolver.words(name)] = windows }
+        return map
+    }()
     /// Current CLDR's Windows id of every zone it lists, under CLDR's spelling and today's
     /// (`Asia/Calcutta` and `Asia/Kolkata`); a zone's 001 row is taken before other regions'.
-    private lazy var windowsByZone: [String: String] = {
+    private lazy var windowsByZone: [String: String] = database.derived("TimeZoneResolver.windowsByZone") {
         var map: [String: String] = [:]
         let rows = WindowsZoneMapping.all.filter { $0.region == "001" } + WindowsZoneMapping.all.filter { $0.region != "001" }
         for row in rows {
@@ -38,23 +45,18 @@ public final class TimeZoneResolver: @unchecked Sendable {
             }
         }
         return map
-    }()
-    private lazy var windowsDefaults: Set<String> = {
+    }
+    private lazy var windowsDefaults: Set<String> = database.derived("TimeZoneResolver.windowsDefaults") {
         var set: Set<String> = []
         for row in WindowsZoneMapping.all where row.region == "001" {
             for zone in row.zones { set.insert(database.currentIdentifier(for: zone) ?? zone) }
         }
         return set
-    }()
-    private lazy var goldenZones: Set<String> = {
+    }
+    private lazy var goldenZones: Set<String> = database.derived("TimeZoneResolver.goldenZones") {
         Set(ICU.goldenZones().map { database.currentIdentifier(for: $0) ?? $0 })
-    }()
-    private lazy var displayNames: [String: String] = {
-        var map: [String: String] = [:]
-        for (name, windows) in OutlookDisplayNames.table { map[Self.words(name)] = windows }
-        return map
-    }()
-    private lazy var zonesByCity: [String: [String]] = {
+    }
+    private lazy var zonesByCity: [String: [String]] = database.derived("TimeZoneResolver.zonesByCity") {
         var map: [String: [String]] = [:]
         // Only geographic names: `US/Eastern` or `Etc/GMT+1` are not cities.
         let areas: Set<Substring> = ["Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific"]
@@ -67,7 +69,7 @@ public final class TimeZoneResolver: @unchecked Sendable {
             }
         }
         return map
-    }()
+    }
 
     private struct MatchKey: Hashable {
         var definition: Component
@@ -284,13 +286,8 @@ public final class TimeZoneResolver: @unchecked Sendable {
     }
 
     private func windowsZone(_ name: String) -> String? {
-        lock.lock()
-        let spelled = windowsByLowercase[name.lowercased()]
-        lock.unlock()
-        guard let id = spelled else { return nil }
-        lock.lock()
-        let rows = windowsRows[id]
-        lock.unlock()
+        guard let id = Self.windowsByLowercase[name.lowercased()] else { return nil }
+        let rows = Self.windowsRows[id]
         let mapped: String?
         if let rows {
             mapped = (region.flatMap { rows[$0.uppercased()] } ?? rows["001"])?.first
@@ -314,9 +311,7 @@ public final class TimeZoneResolver: @unchecked Sendable {
         }
         let text = rest.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return nil }
-        lock.lock()
-        let windows = displayNames[Self.words(text)]
-        lock.unlock()
+        let windows = Self.displayNames[Self.words(text)]
         if let windows, let zone = windowsZone(windows) { return (zone, "\"\(text)\" is Windows \(windows)") }
         // Unknown wording: take the first city the tz data knows whose standard offset agrees
         // with the stated one — only for text shaped like a display name (an offset prefix or
