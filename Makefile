@@ -91,7 +91,8 @@ clean:
 # Fuzzing (FUZZING.md). `make fuzz` builds Fuzz/ (a nested package, as Benchmarks/ is) with
 # -sanitize=fuzzer,address and runs every reader's libFuzzer target for FUZZ_SECONDS each (or
 # FUZZ_RUNS executions: `make fuzz FUZZ_SECONDS=0 FUZZ_RUNS=1000000`), inputs up to FUZZ_MAX_LEN
-# bytes, converting on FUZZ_JOBS threads (2 fuzzes the worker threads); any crash, sanitizer
+# bytes, converting on FUZZ_JOBS threads (2 fuzzes the worker threads), in FUZZ_FORK processes
+# at once (libFuzzer's -fork; default one, in-process); any crash, sanitizer
 # report, leak, timeout (10 s an input) or out-of-memory (2 GB) fails it, with the finding kept
 # under Fuzz/findings/ and a command that reproduces it. `make test` runs the same harness
 # without libFuzzer for a second a target (Tests/FuzzSmokeTests).
