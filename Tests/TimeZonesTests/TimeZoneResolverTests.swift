@@ -28,29 +28,35 @@ final class TimeZoneResolverTests: XCTestCase {
     }
 
     /// Resolvers share their database's indexes (cities, Windows ids), built by whichever asks first: resolvers
-    /// made on many threads at once over a fresh database, each the first to ask, resolve every messy TZID by
-    /// name (cities, display names, Windows ids) as one resolver alone does.
+    /// made on many threads at once over a fresh database, all asking at once, resolve every messy TZID by name
+    /// (cities, display names, Windows ids) as one resolver alone does.
     func testResolversMadeOnManyThreadsOverOneDatabaseResolveAsOneDoes() throws {
         let names = try FixtureSupport.rows("messy-tzids.tsv").map { $0[0] }
             + ["custom_America/New_York", "(UTC+01:00) Amsterdam, Berlin", "(GMT-05:00) Gotham, New York", "Romance Standard Time"]
         let alone = TimeZoneResolver(database: TimeZoneDatabase(directory: "/usr/share/zoneinfo"))
         let expected = names.map { alone.resolveName($0) }
         let shared = TimeZoneDatabase(directory: "/usr/share/zoneinfo")
-        let results = ResultSlots(count: 8)
-        DispatchQueue.concurrentPerform(iterations: 8) { slot in
+        let threads = 8
+        // Each thread writes its own slot, as TimeZoneDatabaseTests' concurrent offsets do.
+        let results = UnsafeMutableBufferPointer<[TimeZoneResolution]>.allocate(capacity: threads)
+        results.initialize(repeating: [])
+        defer {
+            results.deinitialize()
+            results.deallocate()
+        }
+        DispatchQueue.concurrentPerform(iterations: threads) { slot in
             let resolver = TimeZoneResolver(database: shared)
             // Each thread starts at a different name, so that different indexes are built first.
-            let order = Array(names.indices.dropFirst(slot * 3 % names.count)) + Array(names.indices.prefix(slot * 3 % names.count))
+            let start = slot * 3 % names.count
             var resolved = [TimeZoneResolution?](repeating: nil, count: names.count)
-            for index in order { resolved[index] = resolver.resolveName(names[index]) }
-            results.set(slot, resolved.map { $0! })
-        }
-        for slot in 0..<8 {
-            let resolved = try XCTUnwrap(results.value(slot))
-            for (index, name) in names.enumerated() {
-                XCTAssertEqual(resolved[index].zoneID, expected[index].zoneID, "\(name), thread \(slot)")
-                XCTAssertEqual(resolved[index].step, expected[index].step, "\(name), thread \(slot)")
+            for index in Array(names.indices[start...]) + Array(names.indices[..<start]) {
+                resolved[index] = resolver.resolveName(names[index])
             }
+            results[slot] = resolved.map { $0! }
+        }
+        for slot in 0..<threads {
+            XCTAssertEqual(results[slot].map(\.zoneID), expected.map(\.zoneID), "thread \(slot)")
+            XCTAssertEqual(results[slot].map(\.step), expected.map(\.step), "thread \(slot)")
         }
         XCTAssertEqual(expected.last?.zoneID, "Europe/Paris")
         XCTAssertEqual(expected[names.count - 4].zoneID, "America/New_York")
@@ -114,22 +120,5 @@ final class TimeZoneResolverTests: XCTestCase {
         let later = resolver.resolve("Eastern", definition: eastern, years: 2010...2010)
         XCTAssertNil(later.zoneID)
         XCTAssertEqual(later.step, .definitionRules)
-    }
-}
-
-/// One value a slot, written by concurrent threads.
-private final class ResultSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [[TimeZoneResolution]?]
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ slot: Int, _ value: [TimeZoneResolution]) {
-        lock.lock()
-        slots[slot] = value
-        lock.unlock()
-    }
-    func value(_ slot: Int) -> [TimeZoneResolution]? {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots[slot]
     }
 }
